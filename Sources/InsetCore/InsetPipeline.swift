@@ -1,0 +1,265 @@
+/// Everything that reaches the pure core: hardware facts from the input module,
+/// view and focus events from clients, and user commands.
+public enum PipelineEvent: Hashable, Sendable {
+    case keyboardAttached(id: String, placement: KeyboardPlacement)
+    case keyboardDetached(id: String)
+    case tabletMode(Bool)
+    case command(KeyboardCommand)
+    case mode(KeyboardMode)
+    case floatingFrame(Rect?)
+    case register(ViewID, ViewDescription)
+    case update(ViewID, ViewDescription)
+    case unregister(ViewID)
+    /// A client disconnected: its views go, and so does its focus.
+    case clientGone(ClientID)
+    /// A text field inside a view gained focus; `field` is in content coordinates.
+    case focus(ViewID, field: Rect)
+    case blur(ViewID)
+    case scrollToVisible(ScrollRequest)
+    /// A client's views animate for `duration`: with a new `screen` size it is a
+    /// rotation; without one, a navigation push or pop.
+    case transition(duration: Duration, screen: Size?)
+    /// The user dragged the keyboard away in a view whose dismiss mode allows it.
+    case interactiveDismiss(ViewID)
+}
+
+/// What the core tells clients.
+public enum PipelineOutput: Hashable, Sendable, CustomStringConvertible {
+    case keyboard(KeyboardNotification)
+    case adjustment(ViewAdjustment)
+
+    public var description: String {
+        switch self {
+        case .keyboard(let note): "keyboard \(note)"
+        case .adjustment(let adjustment): "adjust \(adjustment)"
+        }
+    }
+}
+
+/// An output and the instant it was produced (a deadline's own instant when the
+/// driver woke late, so replays are exact).
+public struct TimedOutput: Hashable, Sendable {
+    public var at: Instant
+    public var output: PipelineOutput
+}
+
+/// The outputs of one call and the next instant the driver must call `advance(to:)`.
+public struct PipelineStep: Hashable, Sendable {
+    public var outputs: [TimedOutput]
+    public var nextDeadline: Instant?
+}
+
+/// Settings of the whole core, each defaulting to the reference's constants.
+public struct PipelineConfiguration: Hashable, Sendable {
+    public var policy: KeyboardPolicyConfiguration
+    /// The keyboard frame filter's debounce window (reference: 0.1 s).
+    public var filterWindow: Duration
+    /// Transitions longer than this without a size change are navigations, which
+    /// flush the filter so a pushed view gets the keyboard state at once.
+    public var navigationThreshold: Duration
+
+    public init(
+        policy: KeyboardPolicyConfiguration = .default,
+        filterWindow: Duration = .milliseconds(100),
+        navigationThreshold: Duration = .milliseconds(300)
+    ) {
+        self.policy = policy
+        self.filterWindow = filterWindow
+        self.navigationThreshold = navigationThreshold
+    }
+}
+
+/// The pure core, wired in the one direction data flows:
+/// `KeyboardPolicy → KeyboardFrameFilter → InsetEngine`.
+///
+/// Only the daemon's driver owns a clock: it passes `now` to `handle` and calls
+/// `advance(to:)` at each returned deadline. The same events at the same instants
+/// always give the same outputs, which is what golden files and replays rely on.
+public struct InsetPipeline: Sendable {
+    public private(set) var policy: KeyboardPolicy
+    public private(set) var filter: KeyboardFrameFilter
+    public private(set) var engine: InsetEngine
+    public private(set) var configuration: PipelineConfiguration
+    /// The view whose text field has focus.
+    public private(set) var focusedView: ViewID?
+    private var transition: (endsAt: Instant, animation: Animation)?
+
+    public init(
+        configuration: PipelineConfiguration = PipelineConfiguration(), screen: Size,
+        keyboards: [String: KeyboardPlacement] = [:], tabletMode: Bool = false
+    ) {
+        self.configuration = configuration
+        policy = KeyboardPolicy(
+            configuration: configuration.policy, screen: screen, keyboards: keyboards, tabletMode: tabletMode)
+        filter = KeyboardFrameFilter(window: configuration.filterWindow)
+        engine = InsetEngine(screen: screen)
+    }
+
+    public var nextDeadline: Instant? {
+        [policy.nextDeadline, filter.nextDeadline, transition?.endsAt].compactMap { $0 }.min()
+    }
+
+    /// Handles one event at `now`, after firing every deadline due by then. An
+    /// event naming an unregistered view throws before anything changes.
+    public mutating func handle(_ event: PipelineEvent, now: Instant) throws(UnknownViewError) -> PipelineStep {
+        if let view = event.existingViewRequired, engine.description(of: view) == nil {
+            throw UnknownViewError(view: view)
+        }
+        var out = Outputs()
+        fireDeadlines(through: now, into: &out)
+        out.now = now
+        dispatch(event, now: now, into: &out)
+        return PipelineStep(outputs: out.items, nextDeadline: nextDeadline)
+    }
+
+    /// Fires every deadline due by `now`, each at its own instant, in order.
+    public mutating func advance(to now: Instant) -> PipelineStep {
+        var out = Outputs()
+        fireDeadlines(through: now, into: &out)
+        return PipelineStep(outputs: out.items, nextDeadline: nextDeadline)
+    }
+
+    /// Replaces the configuration (a configuration reload).
+    public mutating func reconfigure(_ configuration: PipelineConfiguration, now: Instant) -> PipelineStep {
+        var out = Outputs()
+        fireDeadlines(through: now, into: &out)
+        out.now = now
+        self.configuration = configuration
+        filter.window = configuration.filterWindow
+        route(policy.reconfigure(configuration.policy, now: now), into: &out)
+        return PipelineStep(outputs: out.items, nextDeadline: nextDeadline)
+    }
+
+    // MARK: - Dispatch
+
+    private mutating func dispatch(_ event: PipelineEvent, now: Instant, into out: inout Outputs) {
+        switch event {
+        case .keyboardAttached(let id, let placement):
+            route(policy.handle(.keyboardAttached(id: id, placement: placement), now: now), into: &out)
+        case .keyboardDetached(let id):
+            route(policy.handle(.keyboardDetached(id: id), now: now), into: &out)
+        case .tabletMode(let on):
+            route(policy.handle(.tabletMode(on), now: now), into: &out)
+        case .command(let command):
+            route(policy.handle(.command(command), now: now), into: &out)
+        case .mode(let mode):
+            route(policy.handle(.mode(mode), now: now), into: &out)
+        case .floatingFrame(let rect):
+            route(policy.handle(.floatingFrame(rect), now: now), into: &out)
+        case .register(let id, let description):
+            out.append(.adjustment(engine.register(id, description)))
+        case .update(let id, let description):
+            let changed =
+                transition.map { try? engine.resize(id, description, animation: $0.animation) }
+                ?? (try? engine.update(id, description))
+            if let adjustment = changed ?? nil { out.append(.adjustment(adjustment)) }
+        case .unregister(let id):
+            engine.unregister(id)
+            if focusedView == id { blurFocus(now: now, into: &out) }
+        case .clientGone(let client):
+            engine.unregisterAll(of: client)
+            if focusedView?.client == client { blurFocus(now: now, into: &out) }
+        case .focus(let id, let field):
+            focusedView = id
+            route(policy.handle(.focus(owner: id.client), now: now), into: &out)
+            deliver(filter.request(ScrollRequest(view: id, rect: field), now: now), into: &out)
+        case .blur(let id):
+            if focusedView == id { blurFocus(now: now, into: &out) }
+        case .scrollToVisible(let request):
+            deliver(filter.request(request, now: now), into: &out)
+        case .transition(let duration, let screen):
+            beginTransition(duration: duration, screen: screen, now: now, into: &out)
+        case .interactiveDismiss(let id):
+            if focusedView == id { blurFocus(now: now, into: &out) }
+            deliver(filter.flush(now: now), into: &out)
+        }
+    }
+
+    private mutating func blurFocus(now: Instant, into out: inout Outputs) {
+        focusedView = nil
+        route(policy.handle(.blur, now: now), into: &out)
+    }
+
+    private mutating func beginTransition(duration: Duration, screen: Size?, now: Instant, into out: inout Outputs) {
+        if let screen, screen != policy.screen {
+            filter.suspend(now: now)
+            let endsAt = max(transition?.endsAt ?? now, now + duration)
+            transition = (endsAt, Animation(duration: duration, curve: .easeInOut))
+            route(policy.handle(.screen(screen), now: now), into: &out)
+        } else if duration > configuration.navigationThreshold {
+            deliver(filter.flush(now: now), into: &out)
+        }
+    }
+
+    // MARK: - Plumbing
+
+    /// Publishes the policy's notifications and feeds each movement to the filter.
+    private mutating func route(_ step: KeyboardPolicy.Step, into out: inout Outputs) {
+        for note in step.notifications {
+            out.append(.keyboard(note))
+            guard note.phase.isWill else { continue }
+            let change = KeyboardFrameChange(
+                frame: note.phase == .willHide ? nil : note.endFrame, screen: policy.screen,
+                animation: note.animation)
+            deliver(filter.submit(change, now: out.now), into: &out)
+        }
+    }
+
+    /// Hands filtered events to the engine. A pass publishes one adjustment per
+    /// view, its final state: a scroll queued behind a keyboard frame moves with
+    /// that frame's animation instead of starting a second one.
+    private mutating func deliver(_ events: [FilteredEvent], into out: inout Outputs) {
+        var passAnimation = Animation.scrollDefault
+        var order: [ViewID] = []
+        var latest: [ViewID: ViewAdjustment] = [:]
+        func collect(_ adjustment: ViewAdjustment) {
+            if latest.updateValue(adjustment, forKey: adjustment.view) == nil { order.append(adjustment.view) }
+        }
+        for event in events {
+            switch event {
+            case .keyboard(let change):
+                passAnimation = change.animation.isAnimated ? change.animation : .scrollDefault
+                engine.apply(change).forEach(collect)
+            case .scroll(let request):
+                // The view may have gone while the request waited: nothing to scroll.
+                if let adjustment = (try? engine.scrollToVisible(request, animation: passAnimation)) ?? nil {
+                    collect(adjustment)
+                }
+            }
+        }
+        for view in order { out.append(.adjustment(latest[view]!)) }
+    }
+
+    private mutating func fireDeadlines(through now: Instant, into out: inout Outputs) {
+        while let due = nextDeadline, due <= now {
+            out.now = due
+            route(policy.advance(to: due), into: &out)
+            deliver(filter.advance(to: due), into: &out)
+            if let transition, transition.endsAt <= due {
+                self.transition = nil
+                deliver(filter.resume(now: due), into: &out)
+            }
+        }
+    }
+}
+
+/// Collects outputs, stamping each with the instant being processed.
+private struct Outputs {
+    var now: Instant = .zero
+    var items: [TimedOutput] = []
+
+    mutating func append(_ output: PipelineOutput) {
+        items.append(TimedOutput(at: now, output: output))
+    }
+}
+
+extension PipelineEvent {
+    /// The view an event acts on that must already be registered.
+    var existingViewRequired: ViewID? {
+        switch self {
+        case .update(let id, _), .focus(let id, _): id
+        case .scrollToVisible(let request): request.view
+        default: nil
+        }
+    }
+}

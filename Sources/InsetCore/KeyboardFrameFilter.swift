@@ -1,0 +1,169 @@
+/// A request to scroll a rectangle of a view's content into its visible area.
+public struct ScrollRequest: Hashable, Sendable {
+    public var view: ViewID
+    /// The rectangle in the view's content coordinates.
+    public var rect: Rect
+    /// Vertical margin kept around `rect`; nil uses the view's `visibilityScrollMargin`.
+    public var margin: Double?
+
+    public init(view: ViewID, rect: Rect, margin: Double? = nil) {
+        self.view = view
+        self.rect = rect
+        self.margin = margin
+    }
+}
+
+/// What the filter hands on to the engine, in order.
+public enum FilteredEvent: Hashable, Sendable {
+    case keyboard(KeyboardFrameChange)
+    case scroll(ScrollRequest)
+}
+
+/// A trailing debounce for keyboard frames, so a burst of frames (an autofill that
+/// hides and shows the keyboard twice within 0.1 s, an accessory view that changes
+/// its height) moves the views once, to the last frame.
+///
+/// Scroll requests queue behind the same timer: they are computed after the inset
+/// they depend on, in the same pass, never against a stale inset.
+///
+/// ```
+///  window w = 100 ms                     deliver
+///  submit A  submit B      submit C        │
+///  ──┬─────────┬─────────────┬─────────────▼──────────  one delivery: C
+///    └── w ──┘ └──── w ────┘ └──── w ────┘
+///
+///  suspend (rotation starts)           resume (rotation ends)
+///  ──┬──────┬────────────────────────────┬──────────────▼──  deliver B
+///   submit A │ remaining r kept    submit B  └ max(r, w) ┘
+///
+///  flush: delivers now; while suspended, delivers at resume.
+/// ```
+///
+/// Pure: every method takes `now`; `nextDeadline` says when `advance(to:)` is due.
+public struct KeyboardFrameFilter: Sendable {
+    private enum State: Hashable, Sendable {
+        /// Nothing pending.
+        case idle
+        /// Pending work, delivered at `deadline`.
+        case waiting(deadline: Instant)
+        /// Timer stopped. `remaining` is what was left of a running window;
+        /// `restarted` is set when a frame arrived while suspended.
+        case suspended(remaining: Duration?, restarted: Bool, flushRequested: Bool)
+    }
+
+    public var window: Duration
+    private var state: State = .idle
+    private var pendingFrame: KeyboardFrameChange?
+    private var pendingRequests: [ScrollRequest] = []
+
+    public init(window: Duration = .milliseconds(100)) {
+        self.window = window
+    }
+
+    public var isSuspended: Bool {
+        if case .suspended = state { true } else { false }
+    }
+
+    /// When `advance(to:)` has something to deliver; nil while idle or suspended.
+    public var nextDeadline: Instant? {
+        if case .waiting(let deadline) = state { deadline } else { nil }
+    }
+
+    /// A new keyboard frame: replaces any pending one and restarts the window. The
+    /// window only ever moves later: a submit never shortens a longer wait.
+    public mutating func submit(_ change: KeyboardFrameChange, now: Instant) -> [FilteredEvent] {
+        pendingFrame = change
+        switch state {
+        case .idle:
+            state = .waiting(deadline: now + window)
+        case .waiting(let deadline):
+            state = .waiting(deadline: max(deadline, now + window))
+        case .suspended(let remaining, _, let flushRequested):
+            state = .suspended(remaining: remaining, restarted: true, flushRequested: flushRequested)
+        }
+        return deliverIfWindowIsZero(now: now)
+    }
+
+    /// A scroll request: handled at once when nothing is pending, otherwise queued
+    /// behind the pending keyboard frame.
+    public mutating func request(_ scroll: ScrollRequest, now: Instant) -> [FilteredEvent] {
+        switch state {
+        case .idle:
+            return [.scroll(scroll)]
+        case .waiting, .suspended:
+            pendingRequests.append(scroll)
+            return []
+        }
+    }
+
+    /// Stops the timer for a transition (rotation), keeping what is left of it.
+    public mutating func suspend(now: Instant) {
+        switch state {
+        case .idle:
+            state = .suspended(remaining: nil, restarted: false, flushRequested: false)
+        case .waiting(let deadline):
+            let left = deadline - now
+            state = .suspended(
+                remaining: left > .zero ? left : .zero, restarted: false, flushRequested: false)
+        case .suspended:
+            break
+        }
+    }
+
+    /// Restarts the timer after a transition. Frames submitted while suspended wait
+    /// `max(remaining, window)`; otherwise the kept remainder runs out.
+    public mutating func resume(now: Instant) -> [FilteredEvent] {
+        switch state {
+        case .idle, .waiting:
+            return []
+        case .suspended(let remaining, let restarted, let flushRequested):
+            if flushRequested || (pendingFrame == nil && !pendingRequests.isEmpty) {
+                return deliver()
+            }
+            guard pendingFrame != nil else {
+                state = .idle
+                return []
+            }
+            let wait = restarted ? max(remaining ?? .zero, window) : (remaining ?? .zero)
+            state = .waiting(deadline: now + wait)
+            return advance(to: now)
+        }
+    }
+
+    /// Delivers pending work now; while suspended, as soon as the filter resumes.
+    public mutating func flush(now: Instant) -> [FilteredEvent] {
+        switch state {
+        case .idle:
+            return []
+        case .waiting:
+            return deliver()
+        case .suspended(let remaining, let restarted, _):
+            state = .suspended(remaining: remaining, restarted: restarted, flushRequested: true)
+            return []
+        }
+    }
+
+    /// Delivers pending work whose window has run out by `now`.
+    public mutating func advance(to now: Instant) -> [FilteredEvent] {
+        switch state {
+        case .idle, .suspended:
+            return []
+        case .waiting(let deadline):
+            return deadline <= now ? deliver() : []
+        }
+    }
+
+    private mutating func deliverIfWindowIsZero(now: Instant) -> [FilteredEvent] {
+        window > .zero ? [] : advance(to: now)
+    }
+
+    private mutating func deliver() -> [FilteredEvent] {
+        var out: [FilteredEvent] = []
+        if let pendingFrame { out.append(.keyboard(pendingFrame)) }
+        out += pendingRequests.map(FilteredEvent.scroll)
+        pendingFrame = nil
+        pendingRequests = []
+        state = .idle
+        return out
+    }
+}
