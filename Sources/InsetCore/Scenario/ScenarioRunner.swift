@@ -101,8 +101,10 @@ private struct Run {
             views[id] = description
             pipelineEvent = .register(id, description)
         case .update(let id, let fields):
-            let description = try ViewFields.description(fields, base: views[id])
-            views[id] = description
+            // An update of an unknown view still goes to the pipeline, which rejects it.
+            let base = views[id] ?? ViewDescription(frame: .zero, contentSize: .zero)
+            let description = try ViewFields.description(fields, base: base)
+            if views[id] != nil { views[id] = description }
             pipelineEvent = .update(id, description)
         }
         do {
