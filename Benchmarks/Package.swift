@@ -1,0 +1,32 @@
+// swift-tools-version: 6.1
+import Foundation
+import PackageDescription
+
+// SwiftPM names a path dependency after its directory, which is whatever the
+// checkout is called ("insetd", "main", a CI clone's name).
+let insetdPackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().lastPathComponent.lowercased()
+
+// A package of its own so the main build never pulls benchmark dependencies.
+// Run from this directory: `swift package --disable-sandbox benchmark`.
+let package = Package(
+    name: "insetd-benchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(path: "../"),
+        // Only the malloc interposer trait: the default runtime-interposer trait
+        // needs a package outside the set this project resolves from.
+        .package(url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "InsetEngineBenchmarks",
+            dependencies: [
+                .product(name: "InsetCore", package: insetdPackage),
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/InsetEngineBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        )
+    ]
+)
