@@ -116,8 +116,8 @@ public enum ScenarioParser {
     }
 }
 
-/// Walks the words after a verb.
-private struct ArgumentReader {
+/// Walks the words after a verb (or after `set`).
+struct ArgumentReader {
     private var words: ArraySlice<String>
 
     init(_ words: [String]) { self.words = words[...] }

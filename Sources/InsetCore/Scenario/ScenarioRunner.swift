@@ -46,11 +46,9 @@ struct Setup {
     var tabletMode = false
 
     mutating func apply(_ line: String) throws(ScenarioValueError) {
-        for word in line.split(separator: " ").dropFirst() {
-            let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { throw ScenarioValueError("expected key=value, got '\(word)'") }
-            let value = parts[1]
-            switch parts[0] {
+        var reader = ArgumentReader(line.split(separator: " ").dropFirst().map(String.init))
+        for (key, value) in try reader.fields().sorted(by: { $0.key < $1.key }) {
+            switch key {
             case "screen": screen = try ScenarioValues.size(value)
             case "window": configuration.filterWindow = try ScenarioValues.duration(value)
             case "navigation": configuration.navigationThreshold = try ScenarioValues.duration(value)
@@ -68,7 +66,7 @@ struct Setup {
                     guard pair.count == 2 else { throw ScenarioValueError("'\(item)' is not id:placement") }
                     keyboards[pair[0]] = try ScenarioValues.placement(pair[1])
                 }
-            default: throw ScenarioValueError("unknown setting '\(parts[0])'")
+            default: throw ScenarioValueError("unknown setting '\(key)'")
             }
         }
     }
