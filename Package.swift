@@ -8,9 +8,11 @@ let package = Package(
     name: "insetd",
     products: [
         .library(name: "InsetCore", targets: ["InsetCore"]),
+        .library(name: "InsetInput", targets: ["InsetInput"]),
         .executable(name: "inset-demo", targets: ["inset-demo"]),
     ],
     dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
@@ -18,6 +20,18 @@ let package = Package(
         // (libm: `Double.rounded()` lowers to `round`, and nothing else pulls libm in
         // for an executable that imports neither Foundation nor Glibc.)
         .target(name: "InsetCore", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        // C libraries, found with pkg-config; scripts/bootstrap installs the providers.
+        .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CUMockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
+        // Hardware: udev discovery, evdev reading, classification, hotkeys, tablet mode.
+        .target(
+            name: "InsetInput",
+            dependencies: ["InsetCore", "CLibudev", "CLibevdev", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Emulated input hardware for tests: device fixtures generated from code and
+        // a umockdev testbed. Only test targets depend on it.
+        .target(name: "InputTestbed", dependencies: ["InsetInput", "CUMockdev", "CLibevdev"]),
         // Replays a scenario through the pure core and prints what clients would receive.
         .executableTarget(
             name: "inset-demo",
@@ -31,6 +45,12 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("Scenarios")]
+        ),
+        .testTarget(name: "InsetInputTests", dependencies: ["InsetInput", "InputTestbed"]),
+        // End to end against emulated hardware; run under umockdev-wrapper.
+        .testTarget(
+            name: "InsetInputHILTests",
+            dependencies: ["InsetInput", "InputTestbed", .product(name: "Logging", package: "swift-log")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,122 @@
+import CLibevdev
+import CUMockdev
+import Glibc
+
+/// A umockdev testbed: a fake `/sys` and `/dev` that libudev and libevdev in this
+/// process use instead of the real ones, so the code under test runs unmodified
+/// against emulated devices.
+///
+/// The process must run under umockdev's preload (`umockdev-wrapper swift test`);
+/// `Testbed.isAvailable` says whether it does. Only one testbed may exist at a
+/// time in a process (umockdev keeps its root in the `UMOCKDEV_DIR` variable).
+public final class Testbed {
+    private let raw: UnsafeMutablePointer<UMockdevTestbed>
+    private var ioctlFiles: [String] = []
+
+    /// True when this process runs under umockdev's preload library.
+    public static var isAvailable: Bool {
+        guard let preload = getenv("LD_PRELOAD") else { return false }
+        return String(cString: preload).contains("umockdev-preload")
+    }
+
+    public init() {
+        raw = umockdev_testbed_new()
+    }
+
+    deinit {
+        for file in ioctlFiles { unlink(file) }
+        g_object_unref(raw)
+    }
+
+    /// Adds a device (event node and `inputN` parent) with its ioctl record.
+    /// umockdev announces it at once with an `add` uevent, as udevd would once the
+    /// node is ready; the ioctl record is loaded first so that a running monitor
+    /// can open the device when it hears of it. With `udev: false` the udev
+    /// properties are left out, as where no udevd runs.
+    public func add(_ device: FixtureDevice, udev: Bool = true) throws(TestbedError) {
+        var error: UnsafeMutablePointer<GError>?
+        let path = try writeIoctlRecord(of: device)
+        guard umockdev_testbed_load_ioctl(raw, device.devnode, path, &error) != 0 else {
+            throw TestbedError(consuming: error, what: "load ioctl record of \(device.kind)")
+        }
+        guard umockdev_testbed_add_from_string(raw, device.umockdevRecord(udev: udev), &error) != 0 else {
+            throw TestbedError(consuming: error, what: "add \(device.kind)")
+        }
+    }
+
+    /// Unplugs a device: announces it with a `remove` uevent (umockdev's own
+    /// removal does not reach a monitor), then deletes it from the fake sysfs.
+    public func remove(_ device: FixtureDevice) {
+        uevent(device, "remove")
+        umockdev_testbed_remove_device(raw, "/sys" + device.syspath)
+    }
+
+    /// Closes the emulator's side of the device node without any uevent: the
+    /// reader sees a hang-up (end of file), as when a device dies before udev
+    /// reports it.
+    public func hangUp(_ device: FixtureDevice) {
+        let fd = umockdev_testbed_get_dev_fd(raw, device.devnode)
+        if fd >= 0 { close(fd) }
+    }
+
+    /// Sends a uevent (`add`, `remove`, `change`) for the device's event node.
+    public func uevent(_ device: FixtureDevice, _ action: String) {
+        umockdev_testbed_uevent(raw, "/sys" + device.syspath, action)
+    }
+
+    private func writeIoctlRecord(of device: FixtureDevice) throws(TestbedError) -> String {
+        var template = Array("/tmp/insetd-ioctl-XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        guard fd >= 0 else { throw TestbedError(message: "mkstemp failed: errno \(errno)") }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        ioctlFiles.append(path)
+        let record = Array(device.ioctlRecord.utf8)
+        _ = record.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        return path
+    }
+
+    /// Writes one `struct input_event` into the device, as the kernel would.
+    public func emit(_ device: FixtureDevice, type: Int32, code: Int32, value: Int32) {
+        var event = input_event()
+        event.type = UInt16(type)
+        event.code = UInt16(code)
+        event.value = value
+        let fd = umockdev_testbed_get_dev_fd(raw, device.devnode)
+        precondition(fd >= 0, "\(device.devnode) has no emulated node")
+        let written = withUnsafeBytes(of: &event) { write(fd, $0.baseAddress, $0.count) }
+        precondition(written == MemoryLayout<input_event>.size, "short write to \(device.devnode)")
+    }
+
+    /// A key press or release followed by `SYN_REPORT`.
+    public func key(_ device: FixtureDevice, _ code: Int32, _ value: Int32) {
+        emit(device, type: Int32(EV_KEY), code: code, value: value)
+        emit(device, type: Int32(EV_SYN), code: Int32(SYN_REPORT), value: 0)
+    }
+
+    /// Presses then releases each key in order (modifiers first, released last).
+    public func tap(_ device: FixtureDevice, _ codes: [Int32]) {
+        for code in codes { key(device, code, 1) }
+        for code in codes.reversed() { key(device, code, 0) }
+    }
+
+    /// A switch change followed by `SYN_REPORT`.
+    public func switchState(_ device: FixtureDevice, _ code: Int32, on: Bool) {
+        emit(device, type: Int32(EV_SW), code: code, value: on ? 1 : 0)
+        emit(device, type: Int32(EV_SYN), code: Int32(SYN_REPORT), value: 0)
+    }
+}
+
+/// A testbed operation umockdev refused, with its message.
+public struct TestbedError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+
+    init(message: String) { self.message = message }
+
+    init(consuming error: UnsafeMutablePointer<GError>?, what: String) {
+        let detail = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+        if let error { g_error_free(error) }
+        message = "\(what): \(detail)"
+    }
+}

@@ -1,0 +1,128 @@
+import CLibevdev
+import Glibc
+import Logging
+import Synchronization
+
+/// Discovers input devices with libudev, reads the ones that matter with
+/// libevdev on a dedicated thread, and reports what it finds as `InputEvent`s.
+///
+/// Reading never blocks the rest of the daemon (it has its own thread), and an
+/// idle monitor makes no wakeups at all: the thread sleeps in `epoll_wait` with
+/// no timeout until a uevent or an input event arrives. Devices are opened
+/// read-only and never grabbed.
+public final class InputMonitor: Sendable {
+    public struct Configuration: Sendable {
+        public var source: UeventSource
+        public var classifier: ClassifierConfiguration
+        /// udevd's control socket: its presence means udevd runs.
+        public var udevControlPath: String
+
+        public init(
+            source: UeventSource = .auto, classifier: ClassifierConfiguration = ClassifierConfiguration(),
+            udevControlPath: String = "/run/udev/control"
+        ) {
+            self.source = source
+            self.classifier = classifier
+            self.udevControlPath = udevControlPath
+        }
+    }
+
+    private struct Shared: ~Copyable {
+        var devices: [InputDevice] = []
+        var thread: pthread_t?
+    }
+
+    /// Every event, in order. Finishes after `stop()`.
+    public let events: AsyncStream<InputEvent>
+    private let continuation: AsyncStream<InputEvent>.Continuation
+    private let configuration: Configuration
+    private let logger: Logger
+    private let wake: Int32
+    private let shared = Mutex(Shared())
+
+    public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "insetd.input")) {
+        self.configuration = configuration
+        self.logger = logger
+        (events, continuation) = AsyncStream.makeStream(of: InputEvent.self, bufferingPolicy: .unbounded)
+        wake = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+    }
+
+    deinit {
+        stop()
+        close(wake)
+    }
+
+    /// The devices known now, with their classification.
+    public var devices: [InputDevice] { shared.withLock { $0.devices } }
+
+    /// Which source `auto` stands for on this machine.
+    public func resolvedSource() -> UeventSource {
+        switch configuration.source {
+        case .udev, .kernel: return configuration.source
+        case .auto: return access(configuration.udevControlPath, F_OK) == 0 ? .udev : .kernel
+        }
+    }
+
+    /// Enumerates the devices present now (their events are in `events` when this
+    /// returns), then follows uevents and device input on the reader thread.
+    @discardableResult
+    public func start() throws(InputSystemError) -> UeventSource {
+        let source = resolvedSource()
+        if configuration.source == .auto && source == .kernel {
+            logger.warning(
+                "udevd is not running (\(configuration.udevControlPath) is missing): following kernel uevents and classifying devices from their capability bits; udev properties and tags (INSETD_IGNORE) are unavailable"
+            )
+        }
+        let continuation = self.continuation
+        let reader = try InputReader(
+            source: source, classifier: configuration.classifier, wake: wake, logger: logger,
+            emit: { continuation.yield($0) },
+            publish: { [weak self] devices in self?.shared.withLock { $0.devices = devices } })
+        try reader.enumerate()
+        logger.info("input monitor started", metadata: ["source": "\(source.rawValue)"])
+        let box = Unmanaged.passRetained(ReaderBox(reader))
+        var thread = pthread_t()
+        let rc = pthread_create(
+            &thread, nil,
+            { argument in
+                let box = Unmanaged<ReaderBox>.fromOpaque(argument!).takeRetainedValue()
+                box.reader.run()
+                return nil
+            }, box.toOpaque())
+        guard rc == 0 else {
+            box.release()
+            throw InputSystemError("pthread_create", errno: rc)
+        }
+        shared.withLock { $0.thread = thread }
+        return source
+    }
+
+    /// Stops the reader thread, closes every device and finishes `events`.
+    public func stop() {
+        guard let thread = shared.withLock({ state -> pthread_t? in
+            defer { state.thread = nil }
+            return state.thread
+        }) else { return }
+        var one: UInt64 = 1
+        _ = write(wake, &one, MemoryLayout<UInt64>.size)
+        pthread_join(thread, nil)
+        continuation.finish()
+    }
+
+    /// CPU time the reader thread has used so far (user + system), for checking
+    /// that an idle or unplugged device costs nothing.
+    public func readerCPUTime() -> Duration? {
+        guard let thread = shared.withLock({ $0.thread }) else { return nil }
+        var clock = clockid_t()
+        guard pthread_getcpuclockid(thread, &clock) == 0 else { return nil }
+        var time = timespec()
+        guard clock_gettime(clock, &time) == 0 else { return nil }
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
+}
+
+/// Carries the reader to its thread; only that thread touches it afterwards.
+private final class ReaderBox: @unchecked Sendable {
+    let reader: InputReader
+    init(_ reader: InputReader) { self.reader = reader }
+}

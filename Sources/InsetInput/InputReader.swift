@@ -1,0 +1,225 @@
+import CLibevdev
+import Glibc
+import Logging
+
+/// The reader thread's state: the udev monitor, every opened device, one epoll
+/// set. Confined to one thread at a time (built on the caller's, then handed to
+/// the reader thread), so it needs no locks.
+///
+/// Privacy: key events are passed to the device's `HotkeyMatcher` and dropped in
+/// the same call. Nothing in this file logs, stores or forwards a key code.
+final class InputReader {
+    private struct OpenDevice {
+        var device: InputDevice
+        var evdev: EvdevDevice?
+        var matcher: HotkeyMatcher
+        var token: UInt64
+    }
+
+    private static let monitorToken: UInt64 = 0
+    private static let wakeToken: UInt64 = 1
+
+    private let context: UdevContext
+    private let monitor: UdevMonitor
+    private let epoll: Int32
+    private let wake: Int32
+    private let classifier: ClassifierConfiguration
+    private let logger: Logger
+    private let emit: (InputEvent) -> Void
+    private let publish: ([InputDevice]) -> Void
+    private var devices: [String: OpenDevice] = [:]
+    private var syspathsByToken: [UInt64: String] = [:]
+    private var nextToken: UInt64 = 2
+    private var tablet = TabletModeTracker()
+
+    init(
+        source: UeventSource, classifier: ClassifierConfiguration, wake: Int32, logger: Logger,
+        emit: @escaping (InputEvent) -> Void, publish: @escaping ([InputDevice]) -> Void
+    ) throws(InputSystemError) {
+        context = try UdevContext()
+        // The monitor starts before the enumeration, so a device added in between
+        // is seen twice (harmless: adding a known device replaces it), never missed.
+        monitor = try UdevMonitor(context: context, source: source)
+        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epoll >= 0 else { throw InputSystemError("epoll_create1", errno: errno) }
+        self.wake = wake
+        self.classifier = classifier
+        self.logger = logger
+        self.emit = emit
+        self.publish = publish
+        try watch(monitor.fileDescriptor, token: Self.monitorToken)
+        try watch(wake, token: Self.wakeToken)
+    }
+
+    deinit {
+        devices.removeAll()
+        close(epoll)
+    }
+
+    /// Reads every input device present now.
+    func enumerate() throws(InputSystemError) {
+        for node in try context.inputEventNodes() { add(node) }
+        publishDevices()
+    }
+
+    /// Blocks in `epoll_wait` with no timeout (an idle daemon never wakes up)
+    /// until the wake descriptor is signalled.
+    func run() {
+        var ready = [epoll_event](repeating: epoll_event(), count: 32)
+        while true {
+            let count = epoll_wait(epoll, &ready, Int32(ready.count), -1)
+            if count < 0 {
+                if errno == EINTR { continue }
+                logger.error("epoll_wait failed, input reading stops", metadata: ["errno": "\(errno)"])
+                return
+            }
+            for item in ready.prefix(Int(count)) {
+                switch item.data.u64 {
+                case Self.wakeToken: return
+                case Self.monitorToken: receiveUevents()
+                case let token: service(token: token, events: item.events)
+                }
+            }
+        }
+    }
+
+    // MARK: - Uevents
+
+    private func receiveUevents() {
+        while let device = monitor.receive() {
+            logger.trace("uevent", metadata: ["action": "\(device.action ?? "-")", "syspath": "\(device.syspath)"])
+            guard device.isEventNode else { continue }
+            switch device.action {
+            case "add": add(device)
+            case "remove": remove(device.syspath, because: "udev remove")
+            case "change": add(device)
+            default: continue
+            }
+            publishDevices()
+        }
+    }
+
+    // MARK: - Devices
+
+    private func add(_ node: UdevDevice) {
+        guard let description = DeviceDescriptionReader.describe(node) else {
+            logger.debug("input node without an input parent, skipped", metadata: ["syspath": "\(node.syspath)"])
+            return
+        }
+        if devices[description.syspath] != nil {
+            // Re-added or changed: start from a clean state.
+            remove(description.syspath, because: "replaced")
+        }
+        var device = InputDevice(description: description, classification: DeviceClassifier.classify(description, classifier))
+        let metadata: Logger.Metadata = [
+            "device": "\(description.name)", "devnode": "\(description.devnode ?? "-")",
+            "class": "\(device.classification.label)", "reason": "\(device.classification.reason)",
+        ]
+        guard device.classification.isRead, let devnode = description.devnode else {
+            logger.info("input device ignored", metadata: metadata)
+            devices[description.syspath] = OpenDevice(device: device, evdev: nil, matcher: HotkeyMatcher(hotkeys: []), token: 0)
+            emit(.deviceIgnored(device))
+            return
+        }
+        let evdev: EvdevDevice
+        do {
+            evdev = try EvdevDevice(path: devnode)
+        } catch {
+            if error.deviceVanished {
+                logger.info("input device vanished before it could be opened", metadata: metadata)
+                return
+            }
+            logger.warning("input device cannot be opened", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+            device.classification = DeviceClassification(
+                kind: .ignored, reason: "cannot be opened: \(error)", hasTabletModeSwitch: false)
+            devices[description.syspath] = OpenDevice(device: device, evdev: nil, matcher: HotkeyMatcher(hotkeys: []), token: 0)
+            emit(.deviceIgnored(device))
+            return
+        }
+        let token = nextToken
+        nextToken += 1
+        do {
+            try watch(evdev.fileDescriptor, token: token)
+        } catch {
+            logger.error("input device cannot be watched", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+            return
+        }
+        syspathsByToken[token] = description.syspath
+        devices[description.syspath] = OpenDevice(
+            device: device, evdev: evdev, matcher: HotkeyMatcher(hotkeys: classifier.hotkeys), token: token)
+        logger.info("input device opened", metadata: metadata)
+        if case .keyboard = device.classification.kind { emit(.keyboardAttached(device)) } else { emit(.deviceWatched(device)) }
+        if device.classification.hasTabletModeSwitch, let on = evdev.switchIsOn(Int32(SW_TABLET_MODE)) {
+            setTabletMode(on, for: description.syspath)
+        }
+    }
+
+    private func remove(_ syspath: String, because why: String) {
+        guard let open = devices.removeValue(forKey: syspath) else { return }
+        if let evdev = open.evdev {
+            epoll_ctl(epoll, EPOLL_CTL_DEL, evdev.fileDescriptor, nil)
+            syspathsByToken[open.token] = nil
+        }
+        logger.info(
+            "input device removed",
+            metadata: ["device": "\(open.device.description.name)", "why": "\(why)"])
+        if case .keyboard = open.device.classification.kind {
+            emit(.keyboardDetached(open.device))
+        } else {
+            emit(.deviceRemoved(open.device))
+        }
+        if let combined = tablet.remove(syspath) { emit(.tabletMode(combined)) }
+    }
+
+    private func service(token: UInt64, events: UInt32) {
+        guard let syspath = syspathsByToken[token], var open = devices[syspath], let evdev = open.evdev else { return }
+        if events & UInt32(EPOLLIN.rawValue) != 0 {
+            let result = evdev.drain { event in
+                switch event {
+                case .normal(let type, let code, let value):
+                    if type == UInt32(EV_KEY), let action = open.matcher.keyEvent(code: Int(code), value: value) {
+                        emit(.hotkey(action))
+                    } else if type == UInt32(EV_SW), code == UInt32(SW_TABLET_MODE) {
+                        setTabletMode(value != 0, for: syspath)
+                    }
+                case .resync(let type, let code, let value):
+                    if type == UInt32(EV_KEY) {
+                        open.matcher.resync(code: Int(code), value: value)
+                    } else if type == UInt32(EV_SW), code == UInt32(SW_TABLET_MODE) {
+                        setTabletMode(value != 0, for: syspath)
+                    }
+                }
+            }
+            devices[syspath]?.matcher = open.matcher
+            if case .failed(let error) = result {
+                remove(syspath, because: "read failed: \(InputSystemError("read", errno: error))")
+                publishDevices()
+                return
+            }
+        }
+        // A hang-up reads as end of file, which libevdev reports as "nothing
+        // queued": without this check the level-triggered epoll would spin.
+        let hangUp = UInt32(EPOLLHUP.rawValue) | UInt32(EPOLLERR.rawValue) | UInt32(EPOLLRDHUP.rawValue)
+        if events & hangUp != 0 {
+            remove(syspath, because: "hang-up")
+            publishDevices()
+        }
+    }
+
+    private func setTabletMode(_ on: Bool, for syspath: String) {
+        if let combined = tablet.set(on, for: syspath) { emit(.tabletMode(combined)) }
+    }
+
+    private func publishDevices() {
+        publish(devices.values.map(\.device).sorted { $0.description.syspath < $1.description.syspath })
+    }
+
+    private func watch(_ fd: Int32, token: UInt64) throws(InputSystemError) {
+        var event = epoll_event()
+        event.events = UInt32(EPOLLIN.rawValue) | UInt32(EPOLLRDHUP.rawValue)
+        event.data.u64 = token
+        guard epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) == 0 else {
+            throw InputSystemError("epoll_ctl add", errno: errno)
+        }
+    }
+}
