@@ -50,9 +50,11 @@ public enum FixtureCatalogue {
         switchesOn: [Int(SW_TABLET_MODE)])
 
     /// keyd's uinput keyboard: where hotkeys arrive when keyd grabs the real one.
+    /// Remappers declare nearly every key code, the rotate key among them.
     public static let remapperKeyboard = FixtureDevice(
         kind: "remapper-keyboard", inputPath: "/devices/virtual/input/input20", eventNumber: 20,
-        name: "keyd virtual keyboard", bus: .usb, vendor: 0x0fac, product: 0x0ade, keys: fullKeyboardKeys)
+        name: "keyd virtual keyboard", bus: .usb, vendor: 0x0fac, product: 0x0ade,
+        keys: fullKeyboardKeys + [Int(KEY_ROTATE_DISPLAY)])
 
     public static let touchpad = FixtureDevice(
         kind: "touchpad", inputPath: "/devices/platform/i8042/serio1/input/input8", eventNumber: 8,

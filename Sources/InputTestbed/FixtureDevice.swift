@@ -23,6 +23,16 @@ public struct FixtureDevice: Hashable, Sendable {
     /// Extra udev properties of the event node.
     public var properties: [String: String] = [:]
 
+    /// The same device enumerated again under another number, as after a USB
+    /// re-enumeration (and as umockdev needs: it cannot reuse a removed node's name).
+    public func renumbered(_ number: Int) -> FixtureDevice {
+        var copy = self
+        let parent = inputPath.split(separator: "/").dropLast().joined(separator: "/")
+        copy.inputPath = "/\(parent)/input\(number)"
+        copy.eventNumber = number
+        return copy
+    }
+
     /// The event node's path inside sysfs (without the `/sys` mount point).
     public var syspath: String { "\(inputPath)/event\(eventNumber)" }
     public var devnode: String { "/dev/input/event\(eventNumber)" }
@@ -47,7 +57,7 @@ public struct FixtureDevice: Hashable, Sendable {
 
     // MARK: - umockdev device record
 
-    /// The `.umockdev` text for the event node and its `inputN` parent. With
+    /// The `.umockdev` text for the `inputN` device and its event node. With
     /// `udev: false` the udev-only properties (`ID_INPUT_*`) are left out, as on a
     /// machine without udevd.
     public func umockdevRecord(udev: Bool = true) -> String {
@@ -70,7 +80,9 @@ public struct FixtureDevice: Hashable, Sendable {
             parent.append("E: \(label)=\(CapabilityBits(codes: codes))")
             parent.append("A: capabilities/\(label.lowercased())=\(CapabilityBits(codes: codes))")
         }
-        return (event + [""] + parent).joined(separator: "\n") + "\n"
+        // Parent first, as the kernel creates them: umockdev announces each record
+        // as it adds it, and the node's `add` must find its parent in sysfs.
+        return (parent + [""] + event).joined(separator: "\n") + "\n"
     }
 
     private func udevProperties(includeClassification: Bool) -> [String: String] {

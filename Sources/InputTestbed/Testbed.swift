@@ -64,6 +64,14 @@ public final class Testbed {
         umockdev_testbed_uevent(raw, "/sys" + device.syspath, action)
     }
 
+    /// Deletes the device's node from the fake `/dev` while sysfs still lists
+    /// it: an open after enumeration fails as when a device vanishes in between.
+    public func deleteNode(_ device: FixtureDevice) {
+        let root = umockdev_testbed_get_root_dir(raw)!
+        defer { g_free(root) }
+        unlink(String(cString: root) + device.devnode)
+    }
+
     private func writeIoctlRecord(of device: FixtureDevice) throws(TestbedError) -> String {
         var template = Array("/tmp/insetd-ioctl-XXXXXX".utf8CString)
         let fd = mkstemp(&template)
