@@ -39,6 +39,7 @@ public final class InputMonitor: Sendable {
     private let logger: Logger
     private let wake: Int32
     private let shared = Mutex(Shared())
+    private let wakeups = WakeupCounter()
 
     public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "insetd.input")) {
         self.configuration = configuration
@@ -75,7 +76,7 @@ public final class InputMonitor: Sendable {
         }
         let continuation = self.continuation
         let reader = try InputReader(
-            source: source, classifier: configuration.classifier, wake: wake, logger: logger,
+            source: source, classifier: configuration.classifier, wake: wake, wakeups: wakeups, logger: logger,
             emit: { continuation.yield($0) },
             publish: { [weak self] devices in self?.shared.withLock { $0.devices = devices } })
         try reader.enumerate()
@@ -108,6 +109,10 @@ public final class InputMonitor: Sendable {
         pthread_join(thread, nil)
         continuation.finish()
     }
+
+    /// How many times the reader thread has woken from `epoll_wait` so far: each
+    /// wakeup is a uevent or device input, never a timer.
+    public var readerWakeups: Int { wakeups.count.load(ordering: .relaxed) }
 
     /// CPU time the reader thread has used so far (user + system), for checking
     /// that an idle or unplugged device costs nothing.

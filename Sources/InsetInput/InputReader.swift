@@ -1,6 +1,7 @@
 import CLibevdev
 import Glibc
 import Logging
+import Synchronization
 
 /// The reader thread's state: the udev monitor, every opened device, one epoll
 /// set. Confined to one thread at a time (built on the caller's, then handed to
@@ -27,14 +28,15 @@ final class InputReader {
     private let logger: Logger
     private let emit: (InputEvent) -> Void
     private let publish: ([InputDevice]) -> Void
+    private let wakeups: WakeupCounter
     private var devices: [String: OpenDevice] = [:]
     private var syspathsByToken: [UInt64: String] = [:]
     private var nextToken: UInt64 = 2
     private var tablet = TabletModeTracker()
 
     init(
-        source: UeventSource, classifier: ClassifierConfiguration, wake: Int32, logger: Logger,
-        emit: @escaping (InputEvent) -> Void, publish: @escaping ([InputDevice]) -> Void
+        source: UeventSource, classifier: ClassifierConfiguration, wake: Int32, wakeups: WakeupCounter,
+        logger: Logger, emit: @escaping (InputEvent) -> Void, publish: @escaping ([InputDevice]) -> Void
     ) throws(InputSystemError) {
         context = try UdevContext()
         // The monitor starts before the enumeration, so a device added in between
@@ -43,6 +45,7 @@ final class InputReader {
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epoll >= 0 else { throw InputSystemError("epoll_create1", errno: errno) }
         self.wake = wake
+        self.wakeups = wakeups
         self.classifier = classifier
         self.logger = logger
         self.emit = emit
@@ -68,6 +71,7 @@ final class InputReader {
         var ready = [epoll_event](repeating: epoll_event(), count: 32)
         while true {
             let count = epoll_wait(epoll, &ready, Int32(ready.count), -1)
+            wakeups.count.add(1, ordering: .relaxed)
             if count < 0 {
                 if errno == EINTR { continue }
                 logger.error("epoll_wait failed, input reading stops", metadata: ["errno": "\(errno)"])
@@ -222,4 +226,10 @@ final class InputReader {
             throw InputSystemError("epoll_ctl add", errno: errno)
         }
     }
+}
+
+/// How often the reader thread has woken up, readable from any thread: an idle
+/// monitor must not wake at all.
+final class WakeupCounter: Sendable {
+    let count = Atomic<Int>(0)
 }

@@ -82,6 +82,25 @@ extension HardwareInTheLoop {
         print("HIL measurement: reader CPU in the 500 ms after an unplug: \(used)")
     }
 
+    @Test func anIdleMonitorNeverWakesUp() async throws {
+        let machine = try EmulatedMachine([
+            FixtureCatalogue.usbKeyboard, FixtureCatalogue.atKeyboard, FixtureCatalogue.tabletSwitch,
+            FixtureCatalogue.remapperKeyboard,
+        ])
+        try machine.start()
+        await machine.collector.wait { $0 == .tabletMode(true) }
+        let wakeupsBefore = machine.monitor.readerWakeups
+        let cpuBefore = try #require(machine.monitor.readerCPUTime())
+        try await Task.sleep(for: .seconds(1))
+        #expect(machine.monitor.readerWakeups == wakeupsBefore)
+        let cpu = try #require(machine.monitor.readerCPUTime()) - cpuBefore
+        #expect(cpu < .milliseconds(5))
+        // One key press wakes it exactly once.
+        machine.testbed.tap(FixtureCatalogue.usbKeyboard, [Int32(KEY_LEFTMETA), Int32(KEY_K)])
+        await machine.collector.wait { $0 == .hotkey(.toggle) }
+        print("HIL measurement: idle 1 s with 4 devices: \(machine.monitor.readerWakeups - wakeupsBefore) wakeups after one tap, reader CPU while idle \(cpu)")
+    }
+
     @Test func aSecretTypedWithDebugLoggingLeavesNoTrace() async throws {
         let device = FixtureCatalogue.usbKeyboard
         let machine = try EmulatedMachine([device])
