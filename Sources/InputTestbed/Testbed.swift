@@ -64,6 +64,11 @@ public final class Testbed {
         umockdev_testbed_uevent(raw, "/sys" + device.syspath, action)
     }
 
+    /// Sets a udev property of the device's event node (as a udev rule would).
+    public func setProperty(_ device: FixtureDevice, _ key: String, _ value: String) {
+        umockdev_testbed_set_property(raw, "/sys" + device.syspath, key, value)
+    }
+
     /// Deletes the device's node from the fake `/dev` while sysfs still lists
     /// it: an open after enumeration fails as when a device vanishes in between.
     public func deleteNode(_ device: FixtureDevice) {

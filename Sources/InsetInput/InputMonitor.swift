@@ -69,6 +69,7 @@ public final class InputMonitor: Sendable {
     @discardableResult
     public func start() throws(InputSystemError) -> UeventSource {
         let source = resolvedSource()
+        guard shared.withLock({ $0.thread == nil }) else { return source }
         if configuration.source == .auto && source == .kernel {
             logger.warning(
                 "udevd is not running (\(configuration.udevControlPath) is missing): following kernel uevents and classifying devices from their capability bits; udev properties and tags (INSETD_IGNORE) are unavailable"

@@ -96,7 +96,7 @@ final class InputReader {
             switch device.action {
             case "add": add(device)
             case "remove": remove(device.syspath, because: "udev remove")
-            case "change": add(device)
+            case "change": change(device)
             default: continue
             }
             publishDevices()
@@ -156,6 +156,18 @@ final class InputReader {
         if device.classification.hasTabletModeSwitch, let on = evdev.switchIsOn(Int32(SW_TABLET_MODE)) {
             setTabletMode(on, for: description.syspath)
         }
+    }
+
+    /// A `change` (udev rules re-run, `udevadm trigger`) that leaves the class
+    /// as it was must not look like an unplug: only a new class re-adds the device.
+    private func change(_ node: UdevDevice) {
+        guard let description = DeviceDescriptionReader.describe(node), let open = devices[description.syspath],
+            DeviceClassifier.classify(description, classifier) == open.device.classification
+        else {
+            add(node)
+            return
+        }
+        devices[description.syspath]?.device.description = description
     }
 
     private func remove(_ syspath: String, because why: String) {

@@ -63,6 +63,23 @@ extension HardwareInTheLoop {
         print("HIL measurement: remove + re-add took \(flap)")
     }
 
+    @Test func aChangeThatKeepsTheClassIsNotAnUnplugButOneThatChangesItIs() async throws {
+        let device = FixtureCatalogue.usbKeyboard
+        let machine = try EmulatedMachine([device])
+        try machine.start()
+        await machine.collector.wait { $0.isAttach }
+        machine.testbed.uevent(device, "change")
+        #expect(await machine.collector.settle().filter(\.isDetach).isEmpty)
+
+        // udev rules now tag it INSETD_IGNORE=1: the change drops it.
+        machine.testbed.setProperty(device, "INSETD_IGNORE", "1")
+        machine.testbed.uevent(device, "change")
+        #expect(await machine.collector.wait { $0.isDetach }.count == 1)
+        let ignored = await machine.collector.wait { if case .deviceIgnored = $0 { true } else { false } }
+        #expect(ignored.count == 1)
+        #expect(machine.labels() == ["usb-keyboard": "ignored"])
+    }
+
     @Test func aDeviceThatVanishesBeforeItIsOpenedIsSkipped() async throws {
         let machine = try EmulatedMachine([FixtureCatalogue.usbKeyboard, FixtureCatalogue.atKeyboard])
         machine.testbed.deleteNode(FixtureCatalogue.usbKeyboard)
