@@ -9,10 +9,15 @@ let package = Package(
     products: [
         .library(name: "InsetCore", targets: ["InsetCore"]),
         .library(name: "InsetInput", targets: ["InsetInput"]),
+        .library(name: "InsetProtocol", targets: ["InsetProtocol"]),
         .executable(name: "inset-demo", targets: ["inset-demo"]),
     ],
     dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: [.defaults, "YAML"]),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
@@ -29,6 +34,8 @@ let package = Package(
             name: "InsetInput",
             dependencies: ["InsetCore", "CLibudev", "CLibevdev", .product(name: "Logging", package: "swift-log")]
         ),
+        // Wire messages and framing, shared by the server and every client.
+        .target(name: "InsetProtocol", dependencies: ["InsetCore"]),
         // Emulated input hardware for tests: device fixtures generated from code and
         // a umockdev testbed. Only test targets depend on it.
         .target(name: "InputTestbed", dependencies: ["InsetInput", "CUMockdev", "CLibevdev"]),
@@ -47,6 +54,7 @@ let package = Package(
             resources: [.copy("Scenarios")]
         ),
         .testTarget(name: "InsetInputTests", dependencies: ["InsetInput", "InputTestbed"]),
+        .testTarget(name: "InsetProtocolTests", dependencies: ["InsetProtocol"]),
         // End to end against emulated hardware; run under umockdev-wrapper.
         .testTarget(
             name: "InsetInputHILTests",

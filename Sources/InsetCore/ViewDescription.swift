@@ -114,6 +114,22 @@ public struct ViewAdjustment: Hashable, Sendable, Codable, CustomStringConvertib
     public var alwaysBounceVertical: Bool
     public var animation: Animation
 
+    public init(
+        view: ViewID, additionalBottomInset: Double, contentInset: EdgeInsets, indicatorInsets: EdgeInsets,
+        adjustedContentInset: EdgeInsets, contentSize: Size, contentOffset: Point, alwaysBounceVertical: Bool,
+        animation: Animation
+    ) {
+        self.view = view
+        self.additionalBottomInset = additionalBottomInset
+        self.contentInset = contentInset
+        self.indicatorInsets = indicatorInsets
+        self.adjustedContentInset = adjustedContentInset
+        self.contentSize = contentSize
+        self.contentOffset = contentOffset
+        self.alwaysBounceVertical = alwaysBounceVertical
+        self.animation = animation
+    }
+
     public var description: String {
         "\(view) bottom=\(formatPoints(additionalBottomInset))"
             + " content-inset=\(contentInset) indicators=\(indicatorInsets)"

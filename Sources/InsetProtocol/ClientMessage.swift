@@ -1,0 +1,123 @@
+import Foundation
+import InsetCore
+
+/// The protocol versions this build speaks. `hello` picks the highest in common.
+public let supportedProtocolVersions = [1]
+
+/// A scroll view as a client describes it (see `ViewDescription`): only `view`,
+/// `frame` and `contentSize` are required; everything else has the default a
+/// plain scroll view has.
+public struct WireView: Codable, Hashable, Sendable {
+    public var view: String
+    public var description: ViewDescription
+
+    enum CodingKeys: String, CodingKey {
+        case view, frame, safeArea, additionalBottomInset, contentInset, indicatorInsets, contentSize
+        case minimumContentSize, contentStretches, contentOffset, behavior, resizesContentForKeyboard
+        case visibilityScrollMargin, keyboardDismissMode, alwaysBounceVertical
+    }
+
+    public init(view: String, description: ViewDescription) {
+        self.view = view
+        self.description = description
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        view = try c.decode(String.self, forKey: .view)
+        let defaults = ViewOptions()
+        let options = ViewOptions(
+            behavior: try c.decodeIfPresent(KeyboardAdjustmentBehavior.self, forKey: .behavior) ?? defaults.behavior,
+            resizesContentForKeyboard: try c.decodeIfPresent(Bool.self, forKey: .resizesContentForKeyboard) ?? false,
+            visibilityScrollMargin: try c.decodeIfPresent(Double.self, forKey: .visibilityScrollMargin) ?? 0,
+            keyboardDismissMode: try c.decodeIfPresent(KeyboardDismissMode.self, forKey: .keyboardDismissMode) ?? .none,
+            alwaysBounceVertical: try c.decodeIfPresent(Bool.self, forKey: .alwaysBounceVertical) ?? false)
+        description = ViewDescription(
+            frame: try c.decode(WireRect.self, forKey: .frame).rect,
+            safeAreaInsets: try c.decodeIfPresent(WireInsets.self, forKey: .safeArea)?.insets ?? .zero,
+            additionalBottomInset: try c.decodeIfPresent(Double.self, forKey: .additionalBottomInset) ?? 0,
+            contentInset: try c.decodeIfPresent(WireInsets.self, forKey: .contentInset)?.insets ?? .zero,
+            indicatorInsets: try c.decodeIfPresent(WireInsets.self, forKey: .indicatorInsets)?.insets ?? .zero,
+            contentSize: try c.decode(WireSize.self, forKey: .contentSize).size,
+            minimumContentSize: try c.decodeIfPresent(WireSize.self, forKey: .minimumContentSize)?.size,
+            contentStretches: try c.decodeIfPresent(Bool.self, forKey: .contentStretches) ?? true,
+            contentOffset: try c.decodeIfPresent(WirePoint.self, forKey: .contentOffset)?.point ?? .zero,
+            options: options)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        let d = description
+        try c.encode(view, forKey: .view)
+        try c.encode(WireRect(d.frame), forKey: .frame)
+        try c.encode(WireInsets(d.safeAreaInsets), forKey: .safeArea)
+        try c.encode(d.additionalBottomInset, forKey: .additionalBottomInset)
+        try c.encode(WireInsets(d.contentInset), forKey: .contentInset)
+        try c.encode(WireInsets(d.indicatorInsets), forKey: .indicatorInsets)
+        try c.encode(WireSize(d.contentSize), forKey: .contentSize)
+        try c.encode(WireSize(d.minimumContentSize), forKey: .minimumContentSize)
+        try c.encode(d.contentStretches, forKey: .contentStretches)
+        try c.encode(WirePoint(d.contentOffset), forKey: .contentOffset)
+        try c.encode(d.options.behavior, forKey: .behavior)
+        try c.encode(d.options.resizesContentForKeyboard, forKey: .resizesContentForKeyboard)
+        try c.encode(d.options.visibilityScrollMargin, forKey: .visibilityScrollMargin)
+        try c.encode(d.options.keyboardDismissMode, forKey: .keyboardDismissMode)
+        try c.encode(d.options.alwaysBounceVertical, forKey: .alwaysBounceVertical)
+    }
+}
+
+/// Topics a client can subscribe to beyond keyboard notifications and its own
+/// views' adjustments, which every client gets.
+public enum Topic: String, Codable, Hashable, Sendable, CaseIterable {
+    case devices
+    case policy
+}
+
+/// A control command. Needs authorization (see `docs/PROTOCOL.md`).
+public enum ControlCommand: String, Codable, Hashable, Sendable, CaseIterable {
+    case show, hide, toggle, rotate
+}
+
+/// Everything a client can send. Every message may carry an `id`.
+public enum ClientMessage: Hashable, Sendable {
+    case hello(versions: [Int], client: String?)
+    case register(WireView)
+    case update(WireView)
+    case unregister(view: String)
+    case focus(view: String, field: Rect)
+    case blur(view: String)
+    case scroll(view: String, rect: Rect, margin: Double?)
+    case transition(duration: Double, screen: Size?)
+    case dismiss(view: String)
+    case subscribe(topics: [Topic])
+    case command(ControlCommand)
+    case policy(mode: KeyboardMode)
+    case status
+    case devices
+}
+
+/// A message as read from one line: its request id (when it had one) and content.
+public struct ClientRequest: Hashable, Sendable {
+    public var id: RequestID?
+    public var message: ClientMessage
+
+    public init(id: RequestID? = nil, message: ClientMessage) {
+        self.id = id
+        self.message = message
+    }
+}
+
+/// A line that could not be turned into a request.
+public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var code: ErrorCode
+    public var message: String
+    public var id: RequestID?
+
+    public init(_ code: ErrorCode, _ message: String, id: RequestID? = nil) {
+        self.code = code
+        self.message = message
+        self.id = id
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}

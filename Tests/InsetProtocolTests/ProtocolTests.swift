@@ -1,0 +1,165 @@
+import Foundation
+import InsetCore
+import Testing
+
+@testable import InsetProtocol
+
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// Runs scripts/validate-protocol.py; returns its exit status and output.
+func validate(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", repositoryRoot.appendingPathComponent("scripts/validate-protocol.py").path] + arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, output)
+}
+
+@Suite struct ProtocolDocumentTests {
+    static let markdown = try! String(contentsOf: repositoryRoot.appendingPathComponent("docs/PROTOCOL.md"), encoding: .utf8)
+
+    static func examples(_ role: String) -> [String] {
+        var result: [String] = []
+        var inBlock = false
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "```json \(role)" { inBlock = true } else if line.hasPrefix("```") { inBlock = false } else if inBlock {
+                result.append(String(line))
+            }
+        }
+        return result
+    }
+
+    @Test func everyExampleValidatesAgainstTheSchema() throws {
+        let result = try validate([repositoryRoot.appendingPathComponent("docs/PROTOCOL.md").path])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("24 passed, 0 failed"))
+    }
+
+    @Test func everyClientExampleDecodes() throws {
+        let lines = Self.examples("client")
+        #expect(lines.count == ClientMessageDecoder.types.count, "one example per client message type")
+        for line in lines {
+            #expect(throws: Never.self) { try ClientMessageDecoder.decode(Data(line.utf8)) }
+        }
+    }
+
+    @Test func everyDaemonMessageTheEncoderWritesValidates() throws {
+        let note = KeyboardNotification(
+            phase: .willShow, beginFrame: Rect(x: 0, y: 844, width: 390, height: 336),
+            endFrame: Rect(x: 0, y: 508, width: 390, height: 336), animation: .keyboardDefault, focusOwner: ClientID("c1"))
+        let adjustment = ViewAdjustment(
+            view: ViewID(client: ClientID("c1"), name: "signup"), additionalBottomInset: 302, contentInset: .zero,
+            indicatorInsets: .zero, adjustedContentInset: EdgeInsets(top: 47, bottom: 336),
+            contentSize: Size(width: 390, height: 1200), contentOffset: Point(x: 0, y: 256), alwaysBounceVertical: true,
+            animation: .keyboardDefault)
+        let state = StateSnapshot(
+            keyboard: Rect(x: 0, y: 508, width: 390, height: 336), screen: Size(width: 390, height: 844), mode: .auto,
+            tabletMode: false, hardwareKeyboard: true)
+        let device = WireDevice(
+            name: "Keychron K2", devnode: "/dev/input/event11", class: "keyboard-external", external: true,
+            reason: "has the full ESC..D key block; external (bus bluetooth)", vendorProduct: "05ac:024f",
+            syspath: "/sys/devices/virtual/misc/uhid/0005:05AC:024F.0002/input/input11/event11")
+        let messages: [DaemonMessage] = [
+            .welcome(version: 1, client: "c1", state: state), .keyboard(note, isLocal: true),
+            .adjustment(view: "signup", adjustment), .device(event: "attached", device),
+            .policy(mode: .never, tabletMode: true, hardwareKeyboard: false),
+            .status(id: .number(3), state: state, clients: 2, views: 5), .devices(id: .string("d"), [device]),
+            .ok(id: nil), .ok(id: .string("t1")), .error(ProtocolError(.unknownView, "no view c1/x is registered", id: .number(7))),
+            .bye(reason: "shutdown"),
+        ]
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("insetd-daemon-\(getpid()).jsonl")
+        try messages.map { String(decoding: $0.line(), as: UTF8.self) }.joined().write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try validate(["--daemon", file.path])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("11 passed, 0 failed"))
+    }
+
+    @Test func theDocumentedAdjustmentIsWhatTheEncoderWrites() {
+        let adjustment = ViewAdjustment(
+            view: ViewID(client: ClientID("c1"), name: "signup"), additionalBottomInset: 302, contentInset: .zero,
+            indicatorInsets: .zero, adjustedContentInset: EdgeInsets(top: 47, bottom: 336),
+            contentSize: Size(width: 390, height: 1200), contentOffset: Point(x: 0, y: 256), alwaysBounceVertical: true,
+            animation: .keyboardDefault)
+        let encoded = String(decoding: DaemonMessage.adjustment(view: "signup", adjustment).line(), as: UTF8.self)
+        let documented = Self.examples("daemon").first { $0.contains("\"type\":\"adjustment\"") }!
+        let normalize = { (text: String) in
+            try! JSONSerialization.jsonObject(with: Data(text.utf8)) as! NSDictionary
+        }
+        #expect(normalize(encoded) == normalize(documented))
+    }
+}
+
+@Suite struct ClientMessageDecoderTests {
+    @Test(arguments: [
+        ("not json", ErrorCode.malformedJSON, "not valid JSON"),
+        ("[1,2]", .malformedJSON, "a message must be a JSON object"),
+        ("{\"id\":5}", .unknownType, "the message has no \"type\""),
+        ("{\"type\":\"frobnicate\"}", .unknownType, "unknown type \"frobnicate\" (known: hello, register"),
+        ("{\"type\":\"hello\"}", .invalidField, "hello: \"version\" (or \"versions\") is required"),
+        ("{\"type\":\"register\",\"view\":\"v\",\"contentSize\":{\"width\":1,\"height\":1}}", .invalidField,
+         "register: field \"frame\" is required"),
+        ("{\"type\":\"register\",\"view\":\"v\",\"frame\":{\"x\":0,\"y\":0,\"width\":\"wide\",\"height\":1},\"contentSize\":{\"width\":1,\"height\":1}}",
+         .invalidField, "register: field \"frame.width\": expected a number"),
+        ("{\"type\":\"focus\",\"view\":7,\"field\":{\"x\":0,\"y\":0,\"width\":1,\"height\":1}}", .invalidField,
+         "focus: field \"view\": expected a string"),
+        ("{\"type\":\"transition\",\"duration\":60}", .invalidField, "transition: \"duration\" must be 0 to 10 seconds"),
+        ("{\"type\":\"command\",\"command\":\"explode\"}", .invalidField, "command: field \"command\""),
+    ])
+    func badLinesGetAClearError(line: String, code: ErrorCode, message: String) {
+        do {
+            _ = try ClientMessageDecoder.decode(Data(line.utf8))
+            Issue.record("decoded \(line)")
+        } catch {
+            #expect(error.code == code)
+            #expect(error.message.hasPrefix(message), "got: \(error.message)")
+        }
+    }
+
+    @Test func theRequestIdIsKeptEvenWhenTheRestIsWrong() {
+        do {
+            _ = try ClientMessageDecoder.decode(Data("{\"type\":\"blur\",\"id\":\"x9\"}".utf8))
+        } catch {
+            #expect(error.id == .string("x9"))
+            #expect(error.message == "blur: field \"view\" is required")
+        }
+    }
+
+    @Test func registerFillsDefaults() throws {
+        let line = #"{"type":"register","view":"v","frame":{"x":0,"y":0,"width":390,"height":844},"contentSize":{"width":390,"height":900},"id":2}"#
+        let request = try ClientMessageDecoder.decode(Data(line.utf8))
+        #expect(request.id == .number(2))
+        guard case .register(let view) = request.message else { Issue.record("not a register"); return }
+        #expect(view.view == "v")
+        #expect(view.description == ViewDescription(frame: Rect(x: 0, y: 0, width: 390, height: 844), contentSize: Size(width: 390, height: 900)))
+    }
+}
+
+@Suite struct LineFramerTests {
+    @Test func splitsAcrossChunksAndDropsCRLFAndBlankLines() {
+        var framer = LineFramer()
+        #expect(framer.feed(Array("{\"a\":".utf8)) == [])
+        #expect(framer.feed(Array("1}\r\n\n{\"b\":2}\n{\"c\"".utf8)) == [.line(Array("{\"a\":1}".utf8)), .line(Array("{\"b\":2}".utf8))])
+        #expect(framer.pendingCount == 4)
+    }
+
+    @Test func aLineOfExactlyTheLimitPassesOneByteMoreDoesNot() {
+        var framer = LineFramer(limit: 8)
+        #expect(framer.feed(Array("12345678\n".utf8)) == [.line(Array("12345678".utf8))])
+        #expect(framer.feed(Array("123456789".utf8)) == [.tooLong])
+        #expect(framer.pendingCount == 0, "nothing beyond the limit is buffered")
+    }
+
+    @Test func theDefaultLimitIs64KiB() {
+        var framer = LineFramer()
+        let big = [UInt8](repeating: UInt8(ascii: "x"), count: 64 * 1024)
+        #expect(framer.feed(big + [UInt8(ascii: "\n")]) == [.line(big)])
+        #expect(framer.feed(big + [UInt8(ascii: "x")]) == [.tooLong])
+    }
+}
