@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "InsetCore", targets: ["InsetCore"]),
         .library(name: "InsetInput", targets: ["InsetInput"]),
         .library(name: "InsetProtocol", targets: ["InsetProtocol"]),
+        .library(name: "InsetServer", targets: ["InsetServer"]),
         .executable(name: "inset-demo", targets: ["inset-demo"]),
     ],
     dependencies: [
@@ -36,6 +37,15 @@ let package = Package(
         ),
         // Wire messages and framing, shared by the server and every client.
         .target(name: "InsetProtocol", dependencies: ["InsetCore"]),
+        // The socket server: sessions, fan-out, authorization.
+        .target(
+            name: "InsetServer",
+            dependencies: [
+                "InsetCore", "InsetProtocol", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // Emulated input hardware for tests: device fixtures generated from code and
         // a umockdev testbed. Only test targets depend on it.
         .target(name: "InputTestbed", dependencies: ["InsetInput", "CUMockdev", "CLibevdev"]),
@@ -55,6 +65,10 @@ let package = Package(
         ),
         .testTarget(name: "InsetInputTests", dependencies: ["InsetInput", "InputTestbed"]),
         .testTarget(name: "InsetProtocolTests", dependencies: ["InsetProtocol"]),
+        .testTarget(
+            name: "InsetServerTests",
+            dependencies: ["InsetServer", "InsetProtocol", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
+        ),
         // End to end against emulated hardware; run under umockdev-wrapper.
         .testTarget(
             name: "InsetInputHILTests",

@@ -1,0 +1,167 @@
+import Glibc
+import InsetCore
+import InsetProtocol
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+/// The Unix socket server: accepts any number of clients, speaks the line
+/// protocol, and fans messages out without ever waiting on a slow client.
+///
+/// Runs as a `Service`: `run()` serves until graceful shutdown, then says `bye`
+/// to every client and closes.
+public final class InsetServer: Service, Sendable {
+    /// Where to listen.
+    public enum Listener: Sendable, Hashable {
+        /// Bind this path (a stale socket file is replaced), mode 0660.
+        case path(String)
+        /// A socket already bound and listening, passed by systemd (`LISTEN_FDS`).
+        case inherited(fileDescriptor: Int32)
+    }
+
+    public struct Configuration: Sendable {
+        public var listener: Listener
+        public var authorization: Authorization
+        /// Unsent messages per client before it is dropped as too slow.
+        public var outboundCapacity: Int
+        public var lineLimit: Int
+
+        public init(
+            listener: Listener, authorization: Authorization = Authorization(), outboundCapacity: Int = 256,
+            lineLimit: Int = LineFramer.defaultLimit
+        ) {
+            self.listener = listener
+            self.authorization = authorization
+            self.outboundCapacity = outboundCapacity
+            self.lineLimit = lineLimit
+        }
+    }
+
+    /// Everything clients do, in order, for the daemon to handle.
+    public let events: AsyncStream<ServerEvent>
+    private let continuation: AsyncStream<ServerEvent>.Continuation
+    private let configuration: Configuration
+    private let logger: Logger
+    private let group: MultiThreadedEventLoopGroup
+    private let clients = NIOLockedValueBox([ClientID: ClientConnection]())
+    private let nextClient = NIOLockedValueBox(1)
+    private let ready = NIOLockedValueBox<[CheckedContinuation<Void, Never>]?>([])
+
+    public init(configuration: Configuration, logger: Logger = Logger(label: "insetd.server")) {
+        self.configuration = configuration
+        self.logger = logger
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        (events, continuation) = AsyncStream.makeStream(of: ServerEvent.self, bufferingPolicy: .unbounded)
+    }
+
+    /// Connected clients that have said hello or not yet.
+    public var connectionCount: Int { clients.withLockedValue { $0.count } }
+
+    public func connection(_ id: ClientID) -> ClientConnection? { clients.withLockedValue { $0[id] } }
+
+    public var connections: [ClientConnection] { clients.withLockedValue { Array($0.values) } }
+
+    /// Returns once the socket is listening (or `run()` has failed).
+    public func waitUntilListening() async {
+        await withCheckedContinuation { continuation in
+            let pending = ready.withLockedValue { waiting -> Bool in
+                guard waiting != nil else { return false }
+                waiting!.append(continuation)
+                return true
+            }
+            if !pending { continuation.resume() }
+        }
+    }
+
+    public func run() async throws {
+        defer { markListening() }
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 128)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
+            .childChannelInitializer { [self] channel in
+                Self.credentials(of: channel).flatMapThrowing { peer in try self.accept(channel, peer: peer) }
+            }
+        let server: any Channel
+        switch configuration.listener {
+        case .path(let path):
+            server = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
+            guard chmod(path, 0o660) == 0 else {
+                throw ServerError("chmod 0660 \(path)", errno: errno)
+            }
+            logger.info("listening", metadata: ["socket": "\(path)"])
+        case .inherited(let fd):
+            server = try await bootstrap.withBoundSocket(fd).get()
+            logger.info("listening on the socket systemd passed", metadata: ["fd": "\(fd)"])
+        }
+        markListening()
+        try? await gracefulShutdown()
+        for client in connections { client.close(after: .bye(reason: "shutdown")) }
+        try? await server.close()
+        // Give the goodbyes a moment to leave before the event loop stops.
+        for client in connections { try? await client.channel.closeFuture.get() }
+        continuation.finish()
+        try await group.shutdownGracefully()
+    }
+
+    private func markListening() {
+        let waiting = ready.withLockedValue { waiting -> [CheckedContinuation<Void, Never>] in
+            defer { waiting = nil }
+            return waiting ?? []
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    private func accept(_ channel: any Channel, peer: PeerCredentials) throws {
+        let id = ClientID(nextClient.withLockedValue { value in
+            defer { value += 1 }
+            return "c\(value)"
+        })
+        let connection = ClientConnection(
+            id: id, peer: peer, channel: channel, capacity: configuration.outboundCapacity, logger: logger)
+        clients.withLockedValue { $0[id] = connection }
+        channel.closeFuture.whenComplete { [self] _ in _ = clients.withLockedValue { $0.removeValue(forKey: id) } }
+        try channel.pipeline.syncOperations.addHandler(
+            SessionHandler(
+                connection: connection, authorization: configuration.authorization, lineLimit: configuration.lineLimit,
+                events: continuation, logger: logger))
+    }
+
+    /// `SO_PEERCRED` of the accepted socket. Without it nobody is authorized for
+    /// control commands (uid and gid are set to an impossible value).
+    private static func credentials(of channel: any Channel) -> EventLoopFuture<PeerCredentials> {
+        let nobody = PeerCredentials(pid: 0, uid: .max, gid: .max)
+        guard let provider = channel as? any SocketOptionProvider else {
+            return channel.eventLoop.makeSucceededFuture(nobody)
+        }
+        let record: EventLoopFuture<PeerCredentialsRecord> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+        return record.map { record in
+            PeerCredentials(
+                pid: record.pid, uid: record.uid, gid: record.gid,
+                groups: PeerCredentials.supplementaryGroups(of: record.pid))
+        }.recover { _ in nobody }
+    }
+}
+
+/// `struct ucred` (pid, uid, gid), which Glibc's Swift module leaves out because
+/// it is guarded by `_GNU_SOURCE`; its layout is fixed kernel ABI.
+struct PeerCredentialsRecord: Sendable {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
+}
+
+/// A system call the server needed failed.
+public struct ServerError: Error, CustomStringConvertible {
+    public var operation: String
+    public var errno: Int32
+
+    public init(_ operation: String, errno: Int32) {
+        self.operation = operation
+        self.errno = errno
+    }
+
+    public var description: String { "\(operation): \(String(cString: strerror(errno)))" }
+}

@@ -1,0 +1,13 @@
+import InsetCore
+import InsetProtocol
+
+/// What the server reports to the daemon, in order: one stream for all clients,
+/// so requests are handled in the order they arrived.
+public enum ServerEvent: Sendable {
+    /// A client completed `hello`; the daemon answers with `welcome`.
+    case joined(ClientConnection, version: Int)
+    /// A request from a client that has said hello (control commands already
+    /// authorized).
+    case request(ClientConnection, ClientRequest)
+    case left(ClientID)
+}

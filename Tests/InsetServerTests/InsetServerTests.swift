@@ -1,0 +1,173 @@
+import Foundation
+import InsetCore
+import InsetProtocol
+import ServiceLifecycle
+import Testing
+
+@testable import InsetServer
+
+/// A server on a fresh socket path, with its events echoed back as `ok` so tests
+/// can see what reached the daemon side.
+final class RunningServer {
+    let path: String
+    let server: InsetServer
+    private let task: Task<Void, any Error>
+    private let consumer: Task<Void, Never>
+
+    init(authorization: Authorization = Authorization(uids: [getuid()]), capacity: Int = 256, lineLimit: Int = 64 * 1024)
+        async throws
+    {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("insetd-test-\(UUID().uuidString.prefix(8)).sock").path
+        let server = InsetServer(
+            configuration: .init(
+                listener: .path(path), authorization: authorization, outboundCapacity: capacity, lineLimit: lineLimit))
+        self.server = server
+        task = Task { try await server.run() }
+        consumer = Task {
+            for await event in server.events {
+                switch event {
+                case .joined(let connection, let version):
+                    connection.send(
+                        .welcome(
+                            version: version, client: connection.id.rawValue,
+                            state: StateSnapshot(
+                                keyboard: nil, screen: Size(width: 390, height: 844), mode: .auto, tabletMode: false,
+                                hardwareKeyboard: false)))
+                case .request(let connection, let request):
+                    connection.send(.ok(id: request.id))
+                case .left:
+                    break
+                }
+            }
+        }
+        await server.waitUntilListening()
+    }
+
+    func stop() async {
+        task.cancel()
+        _ = try? await task.value
+        consumer.cancel()
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    func client(hello: Bool = true) async throws -> LineClient {
+        let client = try LineClient(path: path)
+        if hello {
+            client.sendLine(#"{"type":"hello","version":1}"#)
+            _ = await client.readLine()
+        }
+        return client
+    }
+}
+
+@Suite struct InsetServerTests {
+    @Test func helloGetsAWelcomeAndTheSocketIsMode0660() async throws {
+        let running = try await RunningServer()
+        let client = try await running.client(hello: false)
+        client.sendLine(#"{"type":"hello","versions":[7,1],"client":"test"}"#)
+        let welcome = try #require(await client.readObject())
+        #expect(welcome["type"] as? String == "welcome")
+        #expect(welcome["version"] as? Int == 1)
+        var info = stat()
+        stat(running.path, &info)
+        #expect(info.st_mode & 0o777 == 0o660)
+        await running.stop()
+    }
+
+    @Test func badInputGetsAnErrorAndTheConnectionStays() async throws {
+        let running = try await RunningServer()
+        let client = try await running.client(hello: false)
+        client.sendLine(#"{"type":"status","id":1}"#)
+        #expect(await client.readLine() == #"{"code":"hello-required","id":1,"message":"say hello first","type":"error"}"#)
+        client.sendLine(#"{"type":"hello","version":9}"#)
+        #expect(await client.readObject()?["code"] as? String == "unsupported-version")
+        client.sendLine(#"{"type":"hello","version":1}"#)
+        #expect(await client.readObject()?["type"] as? String == "welcome")
+        client.sendLine("{oops")
+        #expect(await client.readObject()?["code"] as? String == "malformed-json")
+        client.sendLine(#"{"type":"focus","id":"f","view":"v"}"#)
+        let error = try #require(await client.readObject())
+        #expect(error["code"] as? String == "invalid-field")
+        #expect(error["message"] as? String == #"focus: field "field" is required"#)
+        #expect(error["id"] as? String == "f")
+        // Still served.
+        client.sendLine(#"{"type":"status","id":2}"#)
+        #expect(await client.readLine() == #"{"id":2,"type":"ok"}"#)
+        await running.stop()
+    }
+
+    @Test func anOverlongLineIsRefusedAndTheConnectionClosed() async throws {
+        let running = try await RunningServer(lineLimit: 1024)
+        let client = try await running.client()
+        client.send(String(repeating: "x", count: 2000))
+        let error = try #require(await client.readObject())
+        #expect(error["code"] as? String == "line-too-long")
+        #expect(await client.isClosedByPeer())
+        // Other clients are unaffected.
+        let other = try await running.client()
+        other.sendLine(#"{"type":"status","id":1}"#)
+        #expect(await other.readLine() == #"{"id":1,"type":"ok"}"#)
+        await running.stop()
+    }
+
+    @Test func controlCommandsNeedAuthorization() async throws {
+        let running = try await RunningServer(authorization: Authorization(uids: [], gids: []))
+        let client = try await running.client()
+        client.sendLine(#"{"type":"command","command":"show","id":5}"#)
+        let error = try #require(await client.readObject())
+        #expect(error["code"] as? String == "not-authorized")
+        #expect(error["id"] as? Int == 5)
+        client.sendLine(#"{"type":"subscribe","topics":["devices"],"id":6}"#)
+        #expect(await client.readLine() == #"{"id":6,"type":"ok"}"#, "everyone may subscribe")
+        await running.stop()
+    }
+
+    @Test func aClientThatNeverReadsIsDroppedAndTheOthersAreServed() async throws {
+        let running = try await RunningServer(capacity: 64)
+        let silent = try await running.client()
+        let healthy = try await running.client()
+        let silentID = try #require(running.server.connections.first { $0.id.rawValue == "c1" })
+        // 20 000 distinct lines: far more than a socket buffer plus 64 queued.
+        let filler = String(repeating: "y", count: 200)
+        for index in 0..<20_000 {
+            silentID.send(.error(ProtocolError(.unknownView, "\(index) \(filler)")))
+        }
+        healthy.sendLine(#"{"type":"status","id":1}"#)
+        #expect(await healthy.readLine() == #"{"id":1,"type":"ok"}"#)
+        // The silent client is gone (its connection closed by the server).
+        var waited = 0
+        while running.server.connection(silentID.id) != nil, waited < 300 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
+        #expect(running.server.connection(silentID.id) == nil)
+        _ = silent
+        await running.stop()
+    }
+
+    @Test func shutdownSaysByeToEveryClient() async throws {
+        let running = try await RunningServer()
+        let a = try await running.client()
+        let b = try await running.client()
+        await running.stop()
+        #expect(await a.readLine() == #"{"reason":"shutdown","type":"bye"}"#)
+        #expect(await b.readLine() == #"{"reason":"shutdown","type":"bye"}"#)
+    }
+}
+
+@Suite struct OutboundQueueTests {
+    @Test func newerAdjustmentsReplaceUnsentOnesAndTheBoundHolds() {
+        var queue = OutboundQueue(capacity: 3)
+        let accepted = [
+            queue.enqueue(Data("a1".utf8), coalescingKey: "a"), queue.enqueue(Data("k".utf8)),
+            queue.enqueue(Data("a2".utf8), coalescingKey: "a"),
+        ]
+        #expect(accepted == [true, true, true])
+        #expect(queue.count == 2)
+        let b = queue.enqueue(Data("b".utf8), coalescingKey: "b")
+        let overflow = queue.enqueue(Data("k2".utf8))
+        #expect(b && !overflow)
+        let drained = [queue.dequeue(), queue.dequeue(), queue.dequeue(), queue.dequeue()]
+        #expect(drained == [Data("a2".utf8), Data("k".utf8), Data("b".utf8), nil])
+    }
+}

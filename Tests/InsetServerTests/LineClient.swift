@@ -1,0 +1,75 @@
+import Foundation
+import Glibc
+
+/// A minimal client for tests: connects to a Unix socket, writes lines, reads
+/// lines with a timeout. Deliberately not the project's client library, so
+/// server tests do not depend on it. Its blocking reads run on a queue of its
+/// own: blocking the test's task would starve the server on a 2-core machine.
+final class LineClient: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "LineClient")
+    let fd: Int32
+    private var pending: [UInt8] = []
+
+    init(path: String, receiveTimeout: Double = 3) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8)
+            raw.copyBytes(from: bytes.prefix(raw.count - 1))
+        }
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard rc == 0 else {
+            close(fd)
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+        var timeout = timeval(tv_sec: Int(receiveTimeout), tv_usec: Int((receiveTimeout - Double(Int(receiveTimeout))) * 1e6))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+
+    func sendLine(_ text: String) { send(text + "\n") }
+
+    /// The next line, or nil on timeout or end of stream.
+    func readLine() async -> String? {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: self.blockingReadLine()) }
+        }
+    }
+
+    private func blockingReadLine() -> String? {
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { return nil }
+            pending += chunk[..<count]
+        }
+    }
+
+    /// The next line as a JSON object.
+    func readObject() async -> [String: Any]? {
+        guard let line = await readLine() else { return nil }
+        return try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+    }
+
+    /// True when the server has closed the connection (end of stream).
+    func isClosedByPeer() async -> Bool { await readLine() == nil && pending.isEmpty }
+}
