@@ -16,6 +16,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: [.defaults, "YAML"]),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
@@ -46,6 +47,19 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The daemon's logic: configuration, wiring, lifecycle, systemd integration.
+        // A library so tests can run it in-process; `insetd` is its entry point.
+        .target(
+            name: "InsetDaemon",
+            dependencies: [
+                "InsetCore", "InsetInput", "InsetProtocol", "InsetServer",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
         // Emulated input hardware for tests: device fixtures generated from code and
         // a umockdev testbed. Only test targets depend on it.
         .target(name: "InputTestbed", dependencies: ["InsetInput", "CUMockdev", "CLibevdev"]),
@@ -65,6 +79,7 @@ let package = Package(
         ),
         .testTarget(name: "InsetInputTests", dependencies: ["InsetInput", "InputTestbed"]),
         .testTarget(name: "InsetProtocolTests", dependencies: ["InsetProtocol"]),
+        .testTarget(name: "InsetDaemonTests", dependencies: ["InsetDaemon", "InsetCore"]),
         .testTarget(
             name: "InsetServerTests",
             dependencies: ["InsetServer", "InsetProtocol", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]

@@ -1,0 +1,166 @@
+import Configuration
+import Foundation
+import InsetCore
+import InsetInput
+import Logging
+import SystemPackage
+import Yams
+
+/// Reads a `DaemonConfiguration` from a YAML file with swift-configuration.
+/// Missing keys keep their defaults; wrong values are collected, never guessed.
+public enum DaemonConfigurationLoader {
+    public static func load(path: String) async throws(ConfigurationError) -> DaemonConfiguration {
+        let provider: FileProvider<YAMLSnapshot>
+        do {
+            // A file of comments only is a valid, empty configuration; the
+            // provider insists on a top-level mapping, so ask Yams first.
+            if let text = try? String(contentsOfFile: path, encoding: .utf8), try Yams.load(yaml: text) == nil {
+                return DaemonConfiguration.defaults
+            }
+            provider = try await FileProvider<YAMLSnapshot>(filePath: FilePath(path))
+        } catch {
+            throw ConfigurationError(
+                source: path, problems: [.init(key: "(file)", value: path, why: "cannot be read as YAML: \(error)")])
+        }
+        return try read(ConfigReader(provider: provider), source: path)
+    }
+
+    static func read(_ reader: ConfigReader, source: String) throws(ConfigurationError) -> DaemonConfiguration {
+        var values = Values(reader: reader)
+        var config = DaemonConfiguration.defaults
+        config.screen = Size(
+            width: values.number("screen.width", default: config.screen.width, in: 100...20_000),
+            height: values.number("screen.height", default: config.screen.height, in: 100...20_000))
+        config.logLevel = values.choice("log-level", default: config.logLevel)
+
+        var policy = config.pipeline.policy
+        policy.mode = values.choice("keyboard.mode", default: policy.mode)
+        policy.portraitHeight = values.number("keyboard.portrait-height", default: policy.portraitHeight, in: 1...5000)
+        policy.landscapeHeight = values.number("keyboard.landscape-height", default: policy.landscapeHeight, in: 1...5000)
+        policy.accessoryBarHeight = values.number(
+            "keyboard.accessory-bar-height", default: policy.accessoryBarHeight, in: 0...500)
+        policy.hardwareHoldOff = .milliseconds(
+            values.integer("keyboard.hardware-hold-off-ms", default: 200, in: 0...10_000))
+        policy.ignoreExternalKeyboards = values.flag(
+            "keyboard.ignore-external-keyboards", default: policy.ignoreExternalKeyboards)
+        policy.animation = Animation(
+            duration: .milliseconds(values.integer("keyboard.animation-ms", default: 250, in: 0...5000)),
+            curve: values.choice("keyboard.animation-curve", default: policy.animation.curve))
+        config.pipeline.policy = policy
+        config.pipeline.filterWindow = .milliseconds(values.integer("filter.window-ms", default: 100, in: 0...5000))
+        config.pipeline.navigationThreshold = .milliseconds(
+            values.integer("filter.navigation-threshold-ms", default: 300, in: 0...10_000))
+
+        config.ueventSource = values.choice("input.uevent-source", default: config.ueventSource)
+        config.classifier.allow = values.list("input.allow", default: [], parseDeviceMatch)
+        config.classifier.deny = values.list("input.deny", default: [], parseDeviceMatch)
+        config.classifier.countVirtualKeyboards = values.flag("input.count-virtual-keyboards", default: false)
+        config.classifier.hotkeys = values.list("input.hotkeys", default: config.classifier.hotkeys) {
+            text throws(ConfigurationValueError) in try parseHotkey(text)
+        }
+        config.controlUsers = values.list("server.control-users", default: config.controlUsers) { $0 }
+        config.controlGroups = values.list("server.control-groups", default: config.controlGroups) { $0 }
+        config.outboundQueue = values.integer("server.outbound-queue", default: config.outboundQueue, in: 8...1_000_000)
+        guard values.problems.isEmpty else { throw ConfigurationError(source: source, problems: values.problems) }
+        return config
+    }
+
+    static func parseDeviceMatch(_ text: String) throws(ConfigurationValueError) -> DeviceMatch {
+        do throws(DeviceMatchError) { return try DeviceMatch(text) } catch { throw ConfigurationValueError(error.reason) }
+    }
+
+    /// `COMBINATION=ACTION`, e.g. `LEFTMETA+K=toggle`.
+    static func parseHotkey(_ text: String) throws(ConfigurationValueError) -> Hotkey {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { throw ConfigurationValueError("is not COMBINATION=ACTION (like LEFTMETA+K=toggle)") }
+        guard let action = HotkeyAction(rawValue: parts[1]) else {
+            let actions = HotkeyAction.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ConfigurationValueError("has an unknown action '\(parts[1])' (known: \(actions))")
+        }
+        do throws(HotkeyError) { return try Hotkey(parts[0], action: action) } catch {
+            throw ConfigurationValueError(error.reason)
+        }
+    }
+}
+
+/// Why one value is wrong (the loader adds the key and the value).
+struct ConfigurationValueError: Error {
+    var why: String
+    init(_ why: String) { self.why = why }
+}
+
+/// Typed reads that record a problem instead of silently falling back when a
+/// value is present but unusable.
+private struct Values {
+    let reader: ConfigReader
+    var problems: [ConfigurationError.Problem] = []
+
+    private func raw(_ key: String) -> String? {
+        reader.string(forKey: ConfigKey(key)) ?? reader.stringArray(forKey: ConfigKey(key))?.description
+    }
+
+    private mutating func problem(_ key: String, _ why: String) {
+        problems.append(.init(key: key, value: raw(key) ?? "", why: why))
+    }
+
+    mutating func number(_ key: String, default value: Double, in range: ClosedRange<Double>) -> Double {
+        guard raw(key) != nil else { return value }
+        guard let number = reader.double(forKey: ConfigKey(key)) else {
+            problem(key, "is not a number")
+            return value
+        }
+        guard range.contains(number) else {
+            problem(key, "is out of range (\(formatPoints(range.lowerBound)) to \(formatPoints(range.upperBound)))")
+            return value
+        }
+        return number
+    }
+
+    mutating func integer(_ key: String, default value: Int, in range: ClosedRange<Int>) -> Int {
+        guard raw(key) != nil else { return value }
+        guard let number = reader.int(forKey: ConfigKey(key)) else {
+            problem(key, "is not a whole number")
+            return value
+        }
+        guard range.contains(number) else {
+            problem(key, "is out of range (\(range.lowerBound) to \(range.upperBound))")
+            return value
+        }
+        return number
+    }
+
+    mutating func flag(_ key: String, default value: Bool) -> Bool {
+        guard raw(key) != nil else { return value }
+        guard let flag = reader.bool(forKey: ConfigKey(key)) else {
+            problem(key, "is not true or false")
+            return value
+        }
+        return flag
+    }
+
+    mutating func choice<T: RawRepresentable & CaseIterable>(_ key: String, default value: T) -> T
+    where T.RawValue == String {
+        guard let text = raw(key) else { return value }
+        guard let choice = T(rawValue: text) else {
+            problem(key, "is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+            return value
+        }
+        return choice
+    }
+
+    mutating func list<T>(_ key: String, default value: [T], _ parse: (String) throws(ConfigurationValueError) -> T) -> [T] {
+        guard raw(key) != nil else { return value }
+        guard let items = reader.stringArray(forKey: ConfigKey(key)) else {
+            problem(key, "is not a list")
+            return value
+        }
+        var result: [T] = []
+        for item in items {
+            do { result.append(try parse(item)) } catch {
+                problems.append(.init(key: key, value: item, why: error.why))
+            }
+        }
+        return result
+    }
+}
+
