@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "InsetInput", targets: ["InsetInput"]),
         .library(name: "InsetProtocol", targets: ["InsetProtocol"]),
         .library(name: "InsetServer", targets: ["InsetServer"]),
+        .executable(name: "insetd", targets: ["insetd"]),
         .executable(name: "inset-demo", targets: ["inset-demo"]),
     ],
     dependencies: [
@@ -58,6 +59,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "insetd",
+            dependencies: [
+                "InsetDaemon", "InsetInput", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Emulated input hardware for tests: device fixtures generated from code and

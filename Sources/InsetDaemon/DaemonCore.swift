@@ -1,0 +1,234 @@
+import InsetCore
+import InsetInput
+import InsetProtocol
+import InsetServer
+import Logging
+
+/// Everything the core reacts to, merged into one ordered stream.
+enum CoreEvent: Sendable {
+    case input(InputEvent)
+    case server(ServerEvent)
+    /// The pipeline's deadline has come.
+    case tick
+    case reload(DaemonConfiguration)
+}
+
+/// The daemon's heart: owns the pure `InsetPipeline` and the only clock, turns
+/// input and client events into pipeline events, and routes its outputs to
+/// clients. Used from one task only (`DaemonCoreService`), so it needs no locks.
+final class DaemonCore {
+    private struct Client {
+        var connection: ClientConnection
+        var topics: Set<Topic> = []
+    }
+
+    private(set) var pipeline: InsetPipeline
+    private(set) var configuration: DaemonConfiguration
+    private let clock = ContinuousClock()
+    private let started: ContinuousClock.Instant
+    private let logger: Logger
+    private var clients: [ClientID: Client] = [:]
+    private var devices: [String: InputDevice] = [:]
+    private var tabletMode = false
+
+    init(configuration: DaemonConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        started = clock.now
+        pipeline = InsetPipeline(configuration: configuration.pipeline, screen: configuration.screen)
+    }
+
+    /// The core's time: monotonic, from daemon start.
+    var now: Instant { Instant(nanoseconds: (clock.now - started).totalNanoseconds) }
+
+    /// When the pipeline next needs a `.tick`, on the continuous clock.
+    var nextWake: ContinuousClock.Instant? {
+        pipeline.nextDeadline.map { started + .nanoseconds($0.nanoseconds) }
+    }
+
+    func handle(_ event: CoreEvent) {
+        switch event {
+        case .input(let input): handle(input)
+        case .server(let server): handle(server)
+        case .tick: route(pipeline.advance(to: now))
+        case .reload(let configuration): reload(configuration)
+        }
+    }
+
+    // MARK: - Input
+
+    private func handle(_ event: InputEvent) {
+        switch event {
+        case .keyboardAttached(let device):
+            devices[device.description.syspath] = device
+            if case .keyboard(let placement) = device.classification.kind {
+                feed(.keyboardAttached(id: device.description.syspath, placement: placement))
+            }
+            publish(device: device, event: "attached")
+        case .keyboardDetached(let device):
+            devices[device.description.syspath] = nil
+            feed(.keyboardDetached(id: device.description.syspath))
+            publish(device: device, event: "detached")
+        case .deviceWatched(let device):
+            devices[device.description.syspath] = device
+            publish(device: device, event: "watched")
+        case .deviceIgnored(let device):
+            devices[device.description.syspath] = device
+            publish(device: device, event: "ignored")
+        case .deviceRemoved(let device):
+            devices[device.description.syspath] = nil
+            publish(device: device, event: "removed")
+        case .tabletMode(let on):
+            tabletMode = on
+            feed(.tabletMode(on))
+            publishPolicy()
+        case .hotkey(let action):
+            logger.info("hotkey", metadata: ["action": "\(action.rawValue)"])
+            switch action {
+            case .show: feed(.command(.show))
+            case .hide: feed(.command(.hide))
+            case .toggle: feed(.command(.toggle))
+            // Rotating the screen is the compositor's job; it reports the new
+            // size to insetd with a transition.
+            case .rotate, .rotateLeft, .rotateRight: break
+            }
+        }
+    }
+
+    // MARK: - Clients
+
+    private func handle(_ event: ServerEvent) {
+        switch event {
+        case .joined(let connection, let version):
+            clients[connection.id] = Client(connection: connection)
+            connection.send(.welcome(version: version, client: connection.id.rawValue, state: snapshot))
+        case .left(let id):
+            clients[id] = nil
+            feed(.clientGone(id))
+        case .request(let connection, let request):
+            handle(request, from: connection)
+        }
+    }
+
+    private func handle(_ request: ClientRequest, from connection: ClientConnection) {
+        let client = connection.id
+        func view(_ name: String) -> ViewID { ViewID(client: client, name: name) }
+        func acknowledge() { if let id = request.id { connection.send(.ok(id: id)) } }
+        let event: PipelineEvent
+        switch request.message {
+        case .hello:
+            return  // the server answers a repeated hello itself
+        case .register(let wire): event = .register(view(wire.view), wire.description)
+        case .update(let wire): event = .update(view(wire.view), wire.description)
+        case .unregister(let name):
+            guard pipeline.engine.description(of: view(name)) != nil else {
+                connection.send(.error(ProtocolError(.unknownView, "no view \(view(name)) is registered", id: request.id)))
+                return
+            }
+            event = .unregister(view(name))
+        case .focus(let name, let field): event = .focus(view(name), field: field)
+        case .blur(let name): event = .blur(view(name))
+        case .scroll(let name, let rect, let margin):
+            event = .scrollToVisible(ScrollRequest(view: view(name), rect: rect, margin: margin))
+        case .transition(let duration, let screen): event = .transition(duration: .fromSeconds(duration), screen: screen)
+        case .dismiss(let name): event = .interactiveDismiss(view(name))
+        case .subscribe(let topics):
+            clients[client]?.topics.formUnion(topics)
+            acknowledge()
+            return
+        case .command(let command):
+            logger.info("control command", metadata: ["command": "\(command.rawValue)", "client": "\(client)"])
+            switch command {
+            case .show: event = .command(.show)
+            case .hide: event = .command(.hide)
+            case .toggle: event = .command(.toggle)
+            case .rotate:
+                acknowledge()
+                return
+            }
+        case .policy(let mode):
+            feed(.mode(mode))
+            publishPolicy()
+            acknowledge()
+            return
+        case .status:
+            connection.send(.status(id: request.id, state: snapshot, clients: clients.count, views: pipeline.engine.viewIDs.count))
+            return
+        case .devices:
+            connection.send(.devices(id: request.id, wireDevices))
+            return
+        }
+        do {
+            route(try pipeline.handle(event, now: now))
+            acknowledge()
+        } catch {
+            connection.send(.error(ProtocolError(.unknownView, error.description, id: request.id)))
+        }
+    }
+
+    // MARK: - Outputs
+
+    private func feed(_ event: PipelineEvent) {
+        // Hardware events name no view, so they cannot be rejected.
+        if let step = try? pipeline.handle(event, now: now) { route(step) }
+    }
+
+    private func route(_ step: PipelineStep) {
+        for timed in step.outputs {
+            switch timed.output {
+            case .keyboard(let note):
+                for (id, client) in clients { client.connection.send(.keyboard(note, isLocal: note.isLocal(for: id))) }
+            case .adjustment(let adjustment):
+                clients[adjustment.view.client]?.connection.send(.adjustment(view: adjustment.view.name, adjustment))
+            }
+        }
+    }
+
+    private var snapshot: StateSnapshot {
+        StateSnapshot(
+            keyboard: pipeline.policy.frame, screen: pipeline.policy.screen, mode: pipeline.policy.configuration.mode,
+            tabletMode: tabletMode, hardwareKeyboard: pipeline.policy.hardwareKeyboardUsable)
+    }
+
+    var wireDevices: [WireDevice] {
+        devices.values.sorted { $0.description.syspath < $1.description.syspath }.map(Self.wire)
+    }
+
+    static func wire(_ device: InputDevice) -> WireDevice {
+        let external: Bool
+        if case .keyboard(let placement) = device.classification.kind { external = placement == .external } else {
+            external = DeviceClassifier.placement(of: device.description) == .external
+        }
+        return WireDevice(
+            name: device.description.name, devnode: device.description.devnode, class: device.classification.label,
+            external: external, reason: device.classification.reason, vendorProduct: device.description.vendorProduct,
+            syspath: device.description.syspath)
+    }
+
+    private func publish(device: InputDevice, event: String) {
+        let message = DaemonMessage.device(event: event, Self.wire(device))
+        for client in clients.values where client.topics.contains(.devices) { client.connection.send(message) }
+    }
+
+    private func publishPolicy() {
+        let message = DaemonMessage.policy(
+            mode: pipeline.policy.configuration.mode, tabletMode: tabletMode,
+            hardwareKeyboard: pipeline.policy.hardwareKeyboardUsable)
+        for client in clients.values where client.topics.contains(.policy) { client.connection.send(message) }
+    }
+
+    // MARK: - Reload
+
+    private func reload(_ new: DaemonConfiguration) {
+        if new.classifier != configuration.classifier || new.ueventSource != configuration.ueventSource
+            || new.controlUsers != configuration.controlUsers || new.controlGroups != configuration.controlGroups
+            || new.outboundQueue != configuration.outboundQueue
+        {
+            logger.notice("input and server settings changed; they take effect when insetd restarts")
+        }
+        configuration = new
+        route(pipeline.reconfigure(new.pipeline, now: now))
+        publishPolicy()
+        logger.info("configuration reloaded")
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Glibc
+
+/// `sd_notify` without libsystemd: one datagram per state change to the socket
+/// named by `NOTIFY_SOCKET` (a path, or `@name` in the abstract namespace).
+/// Without that variable (not started by systemd) every call is a no-op.
+public struct SystemdNotifier: Sendable {
+    private let path: String?
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        path = environment["NOTIFY_SOCKET"]
+    }
+
+    public var isActive: Bool { path != nil }
+
+    /// Sends lines such as `READY=1`, `STATUS=...`, `STOPPING=1`, `WATCHDOG=1`.
+    @discardableResult
+    public func notify(_ lines: String...) -> Bool {
+        guard let path, !path.isEmpty else { return false }
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(path.utf8)
+        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }
+        let length = withUnsafeMutableBytes(of: &address.sun_path) { raw -> Int in
+            let count = min(bytes.count, raw.count - 1)
+            raw.copyBytes(from: bytes.prefix(count))
+            return count
+        }
+        let message = Array(lines.joined(separator: "\n").utf8)
+        let addressLength = socklen_t(MemoryLayout<sa_family_t>.size + length)
+        let sent = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                message.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, 0, address, addressLength) }
+            }
+        }
+        return sent == message.count
+    }
+
+    /// The watchdog interval systemd expects pings within (`WatchdogSec=`).
+    public static func watchdogInterval(environment: [String: String] = ProcessInfo.processInfo.environment) -> Duration? {
+        guard let text = environment["WATCHDOG_USEC"], let usec = Int64(text), usec > 0 else { return nil }
+        if let pid = environment["WATCHDOG_PID"], Int32(pid) != getpid() { return nil }
+        return .microseconds(usec)
+    }
+}
+
+/// Socket activation (`sd_listen_fds`): the listening socket systemd passed, if
+/// any. The variables are removed so children do not inherit them.
+public enum SocketActivation {
+    public static let firstDescriptor: Int32 = 3
+
+    public static func inheritedListener() -> Int32? {
+        let environment = ProcessInfo.processInfo.environment
+        defer {
+            unsetenv("LISTEN_PID")
+            unsetenv("LISTEN_FDS")
+            unsetenv("LISTEN_FDNAMES")
+        }
+        guard let pid = environment["LISTEN_PID"].flatMap(Int32.init), pid == getpid(),
+            let count = environment["LISTEN_FDS"].flatMap(Int.init), count >= 1
+        else { return nil }
+        _ = fcntl(firstDescriptor, F_SETFD, FD_CLOEXEC)
+        return firstDescriptor
+    }
+}
+
+/// Where insetd binds its socket when systemd did not pass one: `--socket`, else
+/// `$RUNTIME_DIRECTORY/insetd.sock`, else `/run/insetd/insetd.sock` for root or
+/// `$XDG_RUNTIME_DIR/insetd.sock` for a user.
+public enum SocketLocation {
+    public static func resolve(explicit: String?, environment: [String: String], uid: UInt32) throws -> String {
+        if let explicit { return explicit }
+        if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first {
+            return "\(runtime)/insetd.sock"
+        }
+        if uid == 0 {
+            mkdir("/run/insetd", 0o755)
+            return "/run/insetd/insetd.sock"
+        }
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return "\(runtime)/insetd.sock" }
+        throw SocketLocationError()
+    }
+}
+
+public struct SocketLocationError: Error, CustomStringConvertible {
+    public var description: String {
+        "no socket path: pass --socket PATH, or run under systemd (RuntimeDirectory=) or with XDG_RUNTIME_DIR set"
+    }
+}

@@ -1,0 +1,56 @@
+// insetd: the on-screen keyboard authority daemon. Everything lives in the
+// InsetDaemon library; this is its command line.
+import ArgumentParser
+import Foundation
+import InsetDaemon
+import InsetInput
+
+@main
+struct Insetd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "insetd",
+        abstract: "Decides when the on-screen keyboard shows and how every scroll view adjusts to it.",
+        discussion: """
+            Reads input hardware with libudev and libevdev, and serves clients on a Unix socket \
+            (socket-activated under systemd, else --socket, $RUNTIME_DIRECTORY/insetd.sock, \
+            /run/insetd/insetd.sock as root, or $XDG_RUNTIME_DIR/insetd.sock). \
+            Without --config it reads /etc/insetd/insetd.yaml if present, else built-in defaults. \
+            SIGHUP reloads the configuration; SIGTERM stops gracefully.
+            """)
+
+    @Option(name: .long, help: "Configuration file (YAML).")
+    var config: String?
+
+    @Option(name: .long, help: "Socket path to bind (ignored under socket activation).")
+    var socket: String?
+
+    @Option(name: .customLong("check-config"), help: "Check a configuration file, print what is wrong, and exit.")
+    var checkConfig: String?
+
+    @Option(name: .customLong("uevent-source"), help: "Override input.uevent-source: auto, udev or kernel.")
+    var ueventSource: UeventSource?
+
+    func run() async throws {
+        if let checkConfig {
+            do {
+                _ = try await DaemonConfigurationLoader.load(path: checkConfig)
+                print("\(checkConfig): OK")
+                return
+            } catch {
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+        do {
+            try await Daemon.run(.init(configPath: config, socketPath: socket, ueventSource: ueventSource))
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data("insetd: invalid configuration\n\(error)\n".utf8))
+            throw ExitCode(1)
+        } catch {
+            FileHandle.standardError.write(Data("insetd: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
+
+extension UeventSource: ExpressibleByArgument {}
