@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "InsetDaemonTests", dependencies: ["InsetDaemon", "InsetCore"]),
         .testTarget(
             name: "InsetServerTests",
-            dependencies: ["InsetServer", "InsetProtocol", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
+            dependencies: ["InsetServer", "InsetProtocol", "InputTestbed", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
         // End to end against emulated hardware; run under umockdev-wrapper.
         .testTarget(

@@ -31,11 +31,21 @@ final class DaemonCore {
     private var devices: [String: InputDevice] = [:]
     private var tabletMode = false
 
-    init(configuration: DaemonConfiguration, logger: Logger) {
+    /// `devices` and `tabletMode` are what the first enumeration found: they count
+    /// at once, without the hold-off that damps later hot-plugging.
+    init(configuration: DaemonConfiguration, devices: [InputDevice] = [], tabletMode: Bool = false, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
         started = clock.now
-        pipeline = InsetPipeline(configuration: configuration.pipeline, screen: configuration.screen)
+        var keyboards: [String: KeyboardPlacement] = [:]
+        for device in devices {
+            self.devices[device.description.syspath] = device
+            if case .keyboard(let placement) = device.classification.kind { keyboards[device.description.syspath] = placement }
+        }
+        self.tabletMode = tabletMode
+        pipeline = InsetPipeline(
+            configuration: configuration.pipeline, screen: configuration.screen, keyboards: keyboards,
+            tabletMode: tabletMode)
     }
 
     /// The core's time: monotonic, from daemon start.

@@ -29,6 +29,7 @@ public final class InputMonitor: Sendable {
 
     private struct Shared: ~Copyable {
         var devices: [InputDevice] = []
+        var tabletMode = false
         var thread: pthread_t?
     }
 
@@ -56,6 +57,9 @@ public final class InputMonitor: Sendable {
     /// The devices known now, with their classification.
     public var devices: [InputDevice] { shared.withLock { $0.devices } }
 
+    /// The combined tablet-mode state now (as last reported in `events`).
+    public var tabletMode: Bool { shared.withLock { $0.tabletMode } }
+
     /// Which source `auto` stands for on this machine.
     public func resolvedSource() -> UeventSource {
         switch configuration.source {
@@ -78,7 +82,10 @@ public final class InputMonitor: Sendable {
         let continuation = self.continuation
         let reader = try InputReader(
             source: source, classifier: configuration.classifier, wake: wake, wakeups: wakeups, logger: logger,
-            emit: { continuation.yield($0) },
+            emit: { [weak self] event in
+                if case .tabletMode(let on) = event { self?.shared.withLock { $0.tabletMode = on } }
+                continuation.yield(event)
+            },
             publish: { [weak self] devices in self?.shared.withLock { $0.devices = devices } })
         try reader.enumerate()
         logger.info("input monitor started", metadata: ["source": "\(source.rawValue)"])

@@ -2,6 +2,7 @@ import Foundation
 import InsetCore
 import InsetProtocol
 import ServiceLifecycle
+import InputTestbed
 import Testing
 
 @testable import InsetServer

@@ -5,12 +5,12 @@ import Glibc
 /// lines with a timeout. Deliberately not the project's client library, so
 /// server tests do not depend on it. Its blocking reads run on a queue of its
 /// own: blocking the test's task would starve the server on a 2-core machine.
-final class LineClient: @unchecked Sendable {
+public final class LineClient: @unchecked Sendable {
     private let queue = DispatchQueue(label: "LineClient")
-    let fd: Int32
+    public let fd: Int32
     private var pending: [UInt8] = []
 
-    init(path: String, receiveTimeout: Double = 3) throws {
+    public init(path: String, receiveTimeout: Double = 3) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -31,7 +31,7 @@ final class LineClient: @unchecked Sendable {
 
     deinit { close(fd) }
 
-    func send(_ text: String) {
+    public func send(_ text: String) {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
@@ -41,10 +41,10 @@ final class LineClient: @unchecked Sendable {
         }
     }
 
-    func sendLine(_ text: String) { send(text + "\n") }
+    public func sendLine(_ text: String) { send(text + "\n") }
 
     /// The next line, or nil on timeout or end of stream.
-    func readLine() async -> String? {
+    public func readLine() async -> String? {
         await withCheckedContinuation { continuation in
             queue.async { continuation.resume(returning: self.blockingReadLine()) }
         }
@@ -65,11 +65,11 @@ final class LineClient: @unchecked Sendable {
     }
 
     /// The next line as a JSON object.
-    func readObject() async -> [String: Any]? {
+    public func readObject() async -> [String: Any]? {
         guard let line = await readLine() else { return nil }
         return try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
     }
 
     /// True when the server has closed the connection (end of stream).
-    func isClosedByPeer() async -> Bool { await readLine() == nil && pending.isEmpty }
+    public func isClosedByPeer() async -> Bool { await readLine() == nil && pending.isEmpty }
 }

@@ -1,0 +1,100 @@
+import CLibevdev
+import Foundation
+import InputTestbed
+import Testing
+
+extension HardwareInTheLoop {
+    /// insetd itself, unmodified, against emulated hardware, through its socket.
+    @Suite struct DaemonEndToEndTests {
+        static let phone = """
+            screen: {width: 390, height: 844}
+            keyboard: {portrait-height: 336, accessory-bar-height: 44}
+            """
+
+        static let form = #"{"type":"register","view":"form","frame":{"x":0,"y":0,"width":390,"height":844},"safeArea":{"top":47,"left":0,"bottom":34,"right":0},"contentSize":{"width":390,"height":2000}}"#
+
+        @Test func keyboardDetachedWhileAFieldIsFocusedBringsTheFullKeyboard() async throws {
+            let testbed = Testbed()
+            try testbed.add(FixtureCatalogue.usbKeyboard)
+            let daemon = try DaemonProcess(config: Self.phone)
+            let client = try await daemon.connect()
+            client.sendLine(Self.form)
+            _ = await client.next("adjustment")
+            client.sendLine(#"{"type":"focus","view":"form","field":{"x":0,"y":100,"width":390,"height":44}}"#)
+            // A hardware keyboard is present: only the 44 pt bar, inset 44 - 34.
+            let bar = await client.next("keyboard") { $0["phase"] as? String == "willShow" }
+            #expect(number(bar, "end", "height") == 44)
+            #expect(bar?["isLocal"] as? Bool == true)
+            #expect(number(await client.next("adjustment"), "additionalBottomInset") == 10)
+
+            testbed.remove(FixtureCatalogue.usbKeyboard)
+            let grow = await client.next("keyboard") { $0["phase"] as? String == "willChangeFrame" }
+            #expect(number(grow, "end", "y") == 508)
+            #expect(number(grow, "end", "height") == 336)
+            let full = await client.next("adjustment")
+            #expect(number(full, "additionalBottomInset") == 302)
+            #expect(number(full, "adjustedContentInset", "bottom") == 336)
+
+            try testbed.add(FixtureCatalogue.usbKeyboard.renumbered(30))
+            let shrink = await client.next("keyboard") { $0["phase"] as? String == "willChangeFrame" }
+            #expect(number(shrink, "end", "height") == 44)
+            #expect(number(await client.next("adjustment"), "additionalBottomInset") == 10)
+            #expect(await daemon.terminate() == 0)
+        }
+
+        @Test func hotkeyToggleShowsAndHidesTheKeyboard() async throws {
+            let testbed = Testbed()
+            try testbed.add(FixtureCatalogue.usbKeyboard)
+            let daemon = try DaemonProcess(config: Self.phone)
+            let client = try await daemon.connect()
+            client.sendLine(Self.form)
+            _ = await client.next("adjustment")
+            testbed.tap(FixtureCatalogue.usbKeyboard, [Int32(KEY_LEFTMETA), Int32(KEY_K)])
+            let shown = await client.next("keyboard") { $0["phase"] as? String == "willShow" }
+            #expect(number(shown, "end", "height") == 336, "an explicit show is the full keyboard")
+            #expect(shown?["isLocal"] as? Bool == false, "no field of this client has focus")
+            #expect(number(await client.next("adjustment"), "additionalBottomInset") == 302)
+            testbed.tap(FixtureCatalogue.usbKeyboard, [Int32(KEY_LEFTMETA), Int32(KEY_K)])
+            #expect(await client.next("keyboard") { $0["phase"] as? String == "willHide" } != nil)
+            #expect(number(await client.next("adjustment"), "additionalBottomInset") == 0)
+            #expect(await daemon.terminate() == 0)
+        }
+
+        @Test func foldingIntoTabletModeBringsTheFullKeyboard() async throws {
+            let testbed = Testbed()
+            var hinge = FixtureCatalogue.tabletSwitch
+            hinge.switchesOn = []  // starts as a laptop
+            try testbed.add(FixtureCatalogue.atKeyboard)
+            try testbed.add(hinge)
+            let daemon = try DaemonProcess(config: Self.phone)
+            let client = try await daemon.connect()
+            client.sendLine(Self.form)
+            _ = await client.next("adjustment")
+            client.sendLine(#"{"type":"focus","view":"form","field":{"x":0,"y":100,"width":390,"height":44}}"#)
+            #expect(number(await client.next("adjustment"), "additionalBottomInset") == 10)
+            testbed.switchState(hinge, Int32(SW_TABLET_MODE), on: true)
+            #expect(number(await client.next("adjustment"), "additionalBottomInset") == 302)
+            testbed.switchState(hinge, Int32(SW_TABLET_MODE), on: false)
+            #expect(number(await client.next("adjustment"), "additionalBottomInset") == 10)
+            #expect(await daemon.terminate() == 0)
+        }
+
+        @Test func sigtermSaysByeAndExitsZeroAndBadLinesDoNotHurt() async throws {
+            let testbed = Testbed()
+            try testbed.add(FixtureCatalogue.atKeyboard)
+            let daemon = try DaemonProcess(config: Self.phone)
+            let client = try await daemon.connect()
+            client.sendLine("{not json")
+            #expect(await client.next("error")?["code"] as? String == "malformed-json")
+            client.sendLine(#"{"type":"devices","id":9}"#)
+            let devices = await client.next("devices")
+            let list = devices?["devices"] as? [[String: Any]]
+            #expect(list?.count == 1)
+            #expect(list?.first?["class"] as? String == "keyboard-internal")
+            #expect(list?.first?["name"] as? String == "AT Translated Set 2 keyboard")
+            #expect(await daemon.terminate() == 0)
+            #expect(await client.next("bye")?["reason"] as? String == "shutdown")
+            #expect(daemon.logText.contains("stopped"))
+        }
+    }
+}
