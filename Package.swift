@@ -86,7 +86,7 @@ let package = Package(
         ),
         .testTarget(name: "InsetInputTests", dependencies: ["InsetInput", "InputTestbed"]),
         .testTarget(name: "InsetProtocolTests", dependencies: ["InsetProtocol"]),
-        .testTarget(name: "InsetDaemonTests", dependencies: ["InsetDaemon", "InsetCore"]),
+        .testTarget(name: "InsetDaemonTests", dependencies: ["InsetDaemon", "InsetCore", "InputTestbed"]),
         .testTarget(
             name: "InsetServerTests",
             dependencies: ["InsetServer", "InsetProtocol", "InputTestbed", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]

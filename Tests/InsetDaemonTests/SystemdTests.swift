@@ -1,0 +1,99 @@
+import Foundation
+import InputTestbed
+import Testing
+
+@testable import InsetDaemon
+
+/// Runs a command; returns its exit status and combined output.
+func run(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, output)
+}
+
+let insetdBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("insetd")
+
+@Suite struct SystemdUnitTests {
+    /// The units with ExecStart pointing at the binary just built (verify checks
+    /// that the command exists).
+    static func unitDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("insetd-units-\(UUID().uuidString.prefix(8))")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let service = try String(contentsOf: repositoryRoot.appendingPathComponent("systemd/insetd.service"), encoding: .utf8)
+        try service.replacingOccurrences(of: "/usr/bin/insetd", with: insetdBinary.path)
+            .write(to: directory.appendingPathComponent("insetd.service"), atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(
+            at: repositoryRoot.appendingPathComponent("systemd/insetd.socket"),
+            to: directory.appendingPathComponent("insetd.socket"))
+        return directory
+    }
+
+    @Test func unitsVerifyCleanly() throws {
+        let directory = try Self.unitDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try run(["systemd-analyze", "verify", "insetd.service", "insetd.socket"], in: directory)
+        #expect(result.status == 0)
+        #expect(result.output.isEmpty, "verify said: \(result.output)")
+    }
+
+    @Test func securityExposureIsAtMost2() throws {
+        let directory = try Self.unitDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try run(["systemd-analyze", "security", "--offline=true", "--no-pager", "insetd.service"], in: directory)
+        let line = try #require(result.output.split(separator: "\n").first { $0.contains("Overall exposure level") })
+        let score = try #require(Double(line.split(separator: ":")[1].split(separator: " ")[0]))
+        #expect(score <= 2.0, "\(line)")
+        print("systemd-analyze security: \(line)")
+    }
+
+    @Test func theServiceKeepsWhatUdevAndTheSocketNeed() throws {
+        let service = try String(contentsOf: repositoryRoot.appendingPathComponent("systemd/insetd.service"), encoding: .utf8)
+        let socket = try String(contentsOf: repositoryRoot.appendingPathComponent("systemd/insetd.socket"), encoding: .utf8)
+        #expect(!service.contains("\nPrivateNetwork="), "PrivateNetwork cuts the udev netlink socket")
+        #expect(service.contains("\nType=notify\n"))
+        #expect(service.contains("\nDeviceAllow=char-input r\n"))
+        #expect(service.contains("\nRestrictAddressFamilies=AF_UNIX AF_NETLINK\n"))
+        #expect(socket.contains("\nSocketMode=0660\n"))
+        #expect(socket.contains("\nSocketGroup=insetd\n"))
+    }
+}
+
+@Suite struct SocketActivationTests {
+    @Test func insetdServesTheSocketSystemdPasses() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("insetd-sa-\(getpid()).sock").path
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("insetd-sa-\(getpid()).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
+        process.arguments = ["-l", path, insetdBinary.path, "--uevent-source", "udev"]
+        process.standardError = try FileHandle(forWritingTo: log)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(at: log)
+        }
+        var client: LineClient?
+        for _ in 0..<300 {
+            client = try? LineClient(path: path)
+            if client != nil { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let connected = try #require(client)
+        connected.sendLine(#"{"type":"hello","version":1}"#)
+        let welcome = await connected.readObject()
+        #expect(welcome?["type"] as? String == "welcome")
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(text.contains("listening on the socket systemd passed"), "log: \(text)")
+    }
+}
