@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "InsetProtocol", targets: ["InsetProtocol"]),
         .library(name: "InsetServer", targets: ["InsetServer"]),
         .executable(name: "insetd", targets: ["insetd"]),
+        .executable(name: "insetctl", targets: ["insetctl"]),
         .executable(name: "inset-demo", targets: ["inset-demo"]),
     ],
     dependencies: [
@@ -66,6 +67,9 @@ let package = Package(
             dependencies: [
                 "InsetDaemon", "InsetInput", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .executableTarget(
+            name: "insetctl", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Emulated input hardware for tests: device fixtures generated from code and
         // a umockdev testbed. Only test targets depend on it.

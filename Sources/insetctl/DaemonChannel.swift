@@ -1,0 +1,91 @@
+import Foundation
+import Glibc
+
+/// insetctl's connection to insetd: a blocking line channel with timeouts, and
+/// errors that name the socket and say what to do.
+final class DaemonChannel {
+    let path: String
+    private let fd: Int32
+    private var pending: [UInt8] = []
+
+    /// Connects and says hello; returns once the welcome arrived.
+    init(path: String, timeout: Double = 5) throws {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw CtlError("socket path is too long: \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard rc == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw CtlError(
+                "cannot connect to \(path): \(reason). Is insetd running (systemctl status insetd.socket)? "
+                    + "Use --socket PATH or INSETD_SOCKET for another socket; permission errors mean you are not in the socket's group.")
+        }
+        send(["type": "hello", "version": 1, "client": "insetctl"])
+        guard let welcome = try receive(timeout: timeout), welcome["type"] as? String == "welcome" else {
+            throw CtlError("\(path) did not answer hello like insetd does")
+        }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ object: [String: Any]) {
+        var data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        data.append(UInt8(ascii: "\n"))
+        _ = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    }
+
+    /// The next message as raw JSON text and object; nil on timeout. Throws when
+    /// insetd closes the connection.
+    func receiveLine(timeout: Double?) throws -> (text: String, object: [String: Any])? {
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let text = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+                return (text, object)
+            }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, timeout.map { Int32($0 * 1000) } ?? -1)
+            if ready == 0 { return nil }
+            if ready < 0 { if errno == EINTR { continue } else { throw CtlError("poll failed on \(path)") } }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { throw CtlError("insetd closed the connection (\(path))") }
+            pending += chunk[..<count]
+        }
+    }
+
+    func receive(timeout: Double?) throws -> [String: Any]? { try receiveLine(timeout: timeout)?.object }
+
+    /// Sends a request with an id and returns its reply (`ok`, a reply, or an
+    /// error turned into a thrown `CtlError`). Other messages are skipped.
+    func request(_ object: [String: Any], timeout: Double = 5) throws -> [String: Any] {
+        var message = object
+        message["id"] = "ctl"
+        send(message)
+        let deadline = Date().addingTimeInterval(timeout)
+        while let reply = try receive(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            guard reply["id"] as? String == "ctl" else { continue }
+            if reply["type"] as? String == "error" {
+                let code = reply["code"] as? String ?? "error"
+                let hint = code == "not-authorized" ? " (control commands need root or the insetd group)" : ""
+                throw CtlError("insetd refused: \(reply["message"] as? String ?? code)\(hint)")
+            }
+            return reply
+        }
+        throw CtlError("insetd did not answer within \(Int(timeout)) s (\(path))")
+    }
+}
+
+struct CtlError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,106 @@
+// insetctl: look at and steer insetd from a terminal.
+import ArgumentParser
+import Foundation
+
+struct SocketOptions: ParsableArguments {
+    @Option(name: .long, help: "insetd's socket (default: $INSETD_SOCKET, $XDG_RUNTIME_DIR/insetd.sock, /run/insetd/insetd.sock).")
+    var socket: String?
+
+    var path: String {
+        if let socket { return socket }
+        let environment = ProcessInfo.processInfo.environment
+        if let explicit = environment["INSETD_SOCKET"] { return explicit }
+        if let runtime = environment["XDG_RUNTIME_DIR"], FileManager.default.fileExists(atPath: "\(runtime)/insetd.sock") {
+            return "\(runtime)/insetd.sock"
+        }
+        return "/run/insetd/insetd.sock"
+    }
+
+    func connect() throws -> DaemonChannel { try DaemonChannel(path: path) }
+}
+
+@main
+struct Insetctl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "insetctl",
+        abstract: "Look at and steer insetd, the on-screen keyboard authority.",
+        discussion: "Shell completions: insetctl --generate-completion-script bash|zsh|fish",
+        subcommands: [
+            Status.self, Devices.self, Watch.self, Show.self, Hide.self, Toggle.self, Rotate.self, Simulate.self,
+        ])
+}
+
+extension Insetctl {
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Keyboard state, screen, mode and counts.")
+        @OptionGroup var options: SocketOptions
+        @Flag(help: "Print the raw status message.") var json = false
+
+        func run() throws {
+            let channel = try options.connect()
+            let reply = try channel.request(["type": "status"])
+            if json { return print(Output.json(reply)) }
+            print(Output.status(reply))
+        }
+    }
+
+    struct Devices: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Input devices with their class and the reason for it.")
+        @OptionGroup var options: SocketOptions
+        @Flag(help: "Print a JSON array of objects (name, devnode, class, external, reason, ...).") var json = false
+
+        func run() throws {
+            let devices = try options.connect().request(["type": "devices"])["devices"] as? [[String: Any]] ?? []
+            if json { return print(Output.json(devices)) }
+            print(Output.devices(devices))
+        }
+    }
+
+    struct Watch: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Follow keyboard changes, devices and policy live.")
+        @OptionGroup var options: SocketOptions
+        @Flag(help: "Print the raw message stream, one JSON object per line.") var json = false
+        @Option(help: "Stop after this many messages.") var count: Int?
+
+        func run() throws {
+            let channel = try options.connect()
+            _ = try channel.request(["type": "subscribe", "topics": ["devices", "policy"]])
+            var seen = 0
+            while count.map({ seen < $0 }) ?? true {
+                guard let message = try channel.receiveLine(timeout: nil) else { continue }
+                print(json ? message.text : Output.event(message.object))
+                fflush(nil)
+                seen += 1
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the on-screen keyboard (until the next focus change).")
+        @OptionGroup var options: SocketOptions
+        func run() throws { try command("show", options) }
+    }
+
+    struct Hide: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Hide the on-screen keyboard (until the next focus change).")
+        @OptionGroup var options: SocketOptions
+        func run() throws { try command("hide", options) }
+    }
+
+    struct Toggle: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the keyboard if hidden, hide it if shown.")
+        @OptionGroup var options: SocketOptions
+        func run() throws { try command("toggle", options) }
+    }
+
+    struct Rotate: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Send the rotate command (acknowledged and logged).")
+        @OptionGroup var options: SocketOptions
+        func run() throws { try command("rotate", options) }
+    }
+}
+
+func command(_ name: String, _ options: SocketOptions) throws {
+    _ = try options.connect().request(["type": "command", "command": name])
+    print("ok")
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// insetctl, the binary, against insetd, the binary, on a real socket.
+@Suite(.serialized) struct InsetctlTests {
+    static let insetctl = insetdBinary.deletingLastPathComponent().appendingPathComponent("insetctl").path
+
+    final class Daemon {
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("insetctl-\(UUID().uuidString.prefix(8)).sock").path
+        let process = Process()
+
+        init() async throws {
+            process.executableURL = insetdBinary
+            process.arguments = ["--socket", socket, "--uevent-source", "udev"]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            for _ in 0..<300 where !FileManager.default.fileExists(atPath: socket) {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+
+        func ctl(_ arguments: String...) throws -> (status: Int32, output: String) {
+            try run([insetctl] + arguments + ["--socket", socket])
+        }
+
+        deinit {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+        }
+    }
+
+    @Test func statusDevicesShowAndSimulate() async throws {
+        let daemon = try await Daemon()
+        let status = try daemon.ctl("status")
+        #expect(status.status == 0)
+        #expect(status.output.contains("keyboard:          hidden"))
+        #expect(status.output.contains("screen:            1280x800 landscape"))
+
+        let devices = try daemon.ctl("devices", "--json")
+        #expect(devices.status == 0)
+        let list = try JSONSerialization.jsonObject(with: Data(devices.output.utf8)) as? [Any]
+        #expect(list?.isEmpty == true, "no input hardware here without a testbed")
+
+        let focus = try daemon.ctl("simulate", "focus", "--rect", "0,600,300,44", "--wait", "400")
+        #expect(focus.status == 0)
+        #expect(focus.output.contains("keyboard willShow (local): 0,800 1280x209 -> 0,591 1280x209 in 0.25s"))
+        #expect(focus.output.contains("view insetctl: bottom inset 209 (total 209), offset 0,53"))
+
+        #expect(try daemon.ctl("show").output == "ok\n")
+        #expect(try daemon.ctl("status").output.contains("keyboard:          shown at 0,591 1280x209"))
+        let json = try daemon.ctl("status", "--json")
+        let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        #expect(object?["type"] as? String == "status")
+    }
+
+    @Test func errorsNameTheSocketAndWhatToDo() throws {
+        let result = try run([Self.insetctl, "status", "--socket", "/nonexistent/insetd.sock"])
+        #expect(result.status == 1)
+        #expect(result.output.contains("cannot connect to /nonexistent/insetd.sock"))
+        #expect(result.output.contains("Is insetd running"))
+        let bad = try run([Self.insetctl, "simulate", "focus", "--rect", "1,2"])
+        #expect(bad.status == 64)
+        #expect(bad.output.contains("--rect must be x,y,width,height"))
+    }
+
+    @Test func completionsAreGenerated() throws {
+        let bash = try run([Self.insetctl, "--generate-completion-script", "bash"])
+        #expect(bash.status == 0)
+        #expect(bash.output.contains("simulate"))
+        #expect(bash.output.contains("devices"))
+    }
+}
