@@ -89,7 +89,7 @@ let package = Package(
             resources: [.copy("Scenarios")]
         ),
         .testTarget(name: "InsetInputTests", dependencies: ["InsetInput", "InputTestbed"]),
-        .testTarget(name: "InsetProtocolTests", dependencies: ["InsetProtocol"]),
+        .testTarget(name: "InsetProtocolTests", dependencies: ["InsetProtocol", "InputTestbed"]),
         .testTarget(name: "InsetDaemonTests", dependencies: ["InsetDaemon", "InsetCore", "InputTestbed"]),
         .testTarget(
             name: "InsetServerTests",

@@ -1,4 +1,5 @@
 import Foundation
+import InputTestbed
 import Testing
 
 /// insetctl, the binary, against insetd, the binary, on a real socket.
@@ -12,6 +13,7 @@ import Testing
         init() async throws {
             process.executableURL = insetdBinary
             process.arguments = ["--socket", socket, "--uevent-source", "udev"]
+            process.environment = realSystemEnvironment
             process.standardError = FileHandle.nullDevice
             try process.run()
             for _ in 0..<300 where !FileManager.default.fileExists(atPath: socket) {
@@ -19,52 +21,50 @@ import Testing
             }
         }
 
-        func ctl(_ arguments: String...) throws -> (status: Int32, output: String) {
-            try run([insetctl] + arguments + ["--socket", socket])
+        func ctl(_ arguments: String...) async throws -> (status: Int32, output: String) {
+            try await run([insetctl] + arguments + ["--socket", socket])
         }
 
-        deinit {
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
-        }
+        func stop() async { await ChildProcess.terminate(process) }
     }
 
     @Test func statusDevicesShowAndSimulate() async throws {
         let daemon = try await Daemon()
-        let status = try daemon.ctl("status")
+        let status = try await daemon.ctl("status")
         #expect(status.status == 0)
         #expect(status.output.contains("keyboard:          hidden"))
         #expect(status.output.contains("screen:            1280x800 landscape"))
 
-        let devices = try daemon.ctl("devices", "--json")
+        let devices = try await daemon.ctl("devices", "--json")
         #expect(devices.status == 0)
         let list = try JSONSerialization.jsonObject(with: Data(devices.output.utf8)) as? [Any]
         #expect(list?.isEmpty == true, "no input hardware here without a testbed")
 
-        let focus = try daemon.ctl("simulate", "focus", "--rect", "0,600,300,44", "--wait", "400")
+        let focus = try await daemon.ctl("simulate", "focus", "--rect", "0,600,300,44", "--wait", "400")
         #expect(focus.status == 0)
         #expect(focus.output.contains("keyboard willShow (local): 0,800 1280x209 -> 0,591 1280x209 in 0.25s"))
         #expect(focus.output.contains("view insetctl: bottom inset 209 (total 209), offset 0,53"))
 
-        #expect(try daemon.ctl("show").output == "ok\n")
-        #expect(try daemon.ctl("status").output.contains("keyboard:          shown at 0,591 1280x209"))
-        let json = try daemon.ctl("status", "--json")
+        #expect(try await daemon.ctl("show").output == "ok\n")
+        #expect(try await daemon.ctl("status").output.contains("keyboard:          shown at 0,591 1280x209"))
+        let json = try await daemon.ctl("status", "--json")
         let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
         #expect(object?["type"] as? String == "status")
+        await daemon.stop()
     }
 
-    @Test func errorsNameTheSocketAndWhatToDo() throws {
-        let result = try run([Self.insetctl, "status", "--socket", "/nonexistent/insetd.sock"])
+    @Test func errorsNameTheSocketAndWhatToDo() async throws {
+        let result = try await run([Self.insetctl, "status", "--socket", "/nonexistent/insetd.sock"])
         #expect(result.status == 1)
         #expect(result.output.contains("cannot connect to /nonexistent/insetd.sock"))
         #expect(result.output.contains("Is insetd running"))
-        let bad = try run([Self.insetctl, "simulate", "focus", "--rect", "1,2"])
+        let bad = try await run([Self.insetctl, "simulate", "focus", "--rect", "1,2"])
         #expect(bad.status == 64)
         #expect(bad.output.contains("--rect must be x,y,width,height"))
     }
 
-    @Test func completionsAreGenerated() throws {
-        let bash = try run([Self.insetctl, "--generate-completion-script", "bash"])
+    @Test func completionsAreGenerated() async throws {
+        let bash = try await run([Self.insetctl, "--generate-completion-script", "bash"])
         #expect(bash.status == 0)
         #expect(bash.output.contains("simulate"))
         #expect(bash.output.contains("devices"))

@@ -4,19 +4,10 @@ import Testing
 
 @testable import InsetDaemon
 
-/// Runs a command; returns its exit status and combined output.
-func run(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, output)
+let realSystemEnvironment = ChildProcess.realSystemEnvironment
+
+func run(_ arguments: [String], in directory: URL? = nil) async throws -> (status: Int32, output: String) {
+    try await ChildProcess.run(arguments, in: directory)
 }
 
 let insetdBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("insetd")
@@ -36,18 +27,18 @@ let insetdBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPa
         return directory
     }
 
-    @Test func unitsVerifyCleanly() throws {
+    @Test func unitsVerifyCleanly() async throws {
         let directory = try Self.unitDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try run(["systemd-analyze", "verify", "insetd.service", "insetd.socket"], in: directory)
+        let result = try await run(["systemd-analyze", "verify", "insetd.service", "insetd.socket"], in: directory)
         #expect(result.status == 0)
         #expect(result.output.isEmpty, "verify said: \(result.output)")
     }
 
-    @Test func securityExposureIsAtMost2() throws {
+    @Test func securityExposureIsAtMost2() async throws {
         let directory = try Self.unitDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try run(["systemd-analyze", "security", "--offline=true", "--no-pager", "insetd.service"], in: directory)
+        let result = try await run(["systemd-analyze", "security", "--offline=true", "--no-pager", "insetd.service"], in: directory)
         let line = try #require(result.output.split(separator: "\n").first { $0.contains("Overall exposure level") })
         let score = try #require(Double(line.split(separator: ":")[1].split(separator: " ")[0]))
         #expect(score <= 2.0, "\(line)")
@@ -74,12 +65,11 @@ let insetdBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPa
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
         process.arguments = ["-l", path, insetdBinary.path, "--uevent-source", "udev"]
+        process.environment = realSystemEnvironment
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         defer {
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
             try? FileManager.default.removeItem(atPath: path)
             try? FileManager.default.removeItem(at: log)
         }
@@ -95,5 +85,6 @@ let insetdBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPa
         #expect(welcome?["type"] as? String == "welcome")
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         #expect(text.contains("listening on the socket systemd passed"), "log: \(text)")
+        await ChildProcess.terminate(process)
     }
 }

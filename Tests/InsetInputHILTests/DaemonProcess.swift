@@ -47,14 +47,8 @@ final class DaemonProcess {
     /// SIGTERM, then the exit status (or nil if it had to be killed).
     @discardableResult
     func terminate() async -> Int32? {
-        guard process.isRunning else { return process.terminationStatus }
-        kill(process.processIdentifier, SIGTERM)
-        for _ in 0..<300 where process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
-        guard !process.isRunning else {
-            kill(process.processIdentifier, SIGKILL)
-            return nil
-        }
-        return process.terminationStatus
+        await ChildProcess.terminate(process, within: .seconds(3))
+        return process.isRunning ? nil : process.terminationStatus
     }
 
     deinit {

@@ -1,4 +1,5 @@
 import Foundation
+import InputTestbed
 import InsetCore
 import Testing
 
@@ -8,17 +9,9 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent()
 
 /// Runs scripts/validate-protocol.py; returns its exit status and output.
-func validate(_ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", repositoryRoot.appendingPathComponent("scripts/validate-protocol.py").path] + arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, output)
+func validate(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+    try await ChildProcess.run(
+        ["python3", repositoryRoot.appendingPathComponent("scripts/validate-protocol.py").path] + arguments)
 }
 
 @Suite struct ProtocolDocumentTests {
@@ -35,8 +28,8 @@ func validate(_ arguments: [String]) throws -> (status: Int32, output: String) {
         return result
     }
 
-    @Test func everyExampleValidatesAgainstTheSchema() throws {
-        let result = try validate([repositoryRoot.appendingPathComponent("docs/PROTOCOL.md").path])
+    @Test func everyExampleValidatesAgainstTheSchema() async throws {
+        let result = try await validate([repositoryRoot.appendingPathComponent("docs/PROTOCOL.md").path])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("24 passed, 0 failed"))
     }
@@ -49,7 +42,7 @@ func validate(_ arguments: [String]) throws -> (status: Int32, output: String) {
         }
     }
 
-    @Test func everyDaemonMessageTheEncoderWritesValidates() throws {
+    @Test func everyDaemonMessageTheEncoderWritesValidates() async throws {
         let note = KeyboardNotification(
             phase: .willShow, beginFrame: Rect(x: 0, y: 844, width: 390, height: 336),
             endFrame: Rect(x: 0, y: 508, width: 390, height: 336), animation: .keyboardDefault, focusOwner: ClientID("c1"))
@@ -76,7 +69,7 @@ func validate(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("insetd-daemon-\(getpid()).jsonl")
         try messages.map { String(decoding: $0.line(), as: UTF8.self) }.joined().write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try validate(["--daemon", file.path])
+        let result = try await validate(["--daemon", file.path])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("11 passed, 0 failed"))
     }
