@@ -1,0 +1,53 @@
+import Foundation
+import InputTestbed
+import Testing
+
+/// SIGHUP: a bad file is refused and the running configuration stays; a good
+/// file takes effect without a restart.
+@Suite struct ReloadTests {
+    @Test func aBadReloadKeepsTheRunningConfigurationAndAGoodOneApplies() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("reload-\(UUID().uuidString.prefix(8))")
+        let socket = base.path + ".sock"
+        let config = base.path + ".yaml"
+        let log = base.appendingPathExtension("log")
+        try "keyboard: {mode: auto}\n".write(toFile: config, atomically: true, encoding: .utf8)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let daemon = Process()
+        daemon.executableURL = insetdBinary
+        daemon.arguments = ["--socket", socket, "--config", config, "--uevent-source", "udev"]
+        daemon.environment = ChildProcess.realSystemEnvironment
+        daemon.standardError = try FileHandle(forWritingTo: log)
+        try daemon.run()
+        for _ in 0..<300 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(10)) }
+        let client = try LineClient(path: socket)
+        client.sendLine(#"{"type":"hello","version":1}"#)
+        _ = await client.readLine()
+        func mode() async -> String? {
+            client.sendLine(#"{"type":"status","id":1}"#)
+            while let object = await client.readObject() {
+                if object["type"] as? String == "status" { return (object["state"] as? [String: Any])?["mode"] as? String }
+            }
+            return nil
+        }
+        func logText() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+        try "keyboard: {mode: sometimes}\n".write(toFile: config, atomically: true, encoding: .utf8)
+        kill(daemon.processIdentifier, SIGHUP)
+        for _ in 0..<300 where !logText().contains("reload failed") { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(logText().contains("reload failed; the running configuration stays"))
+        #expect(logText().contains("keyboard.mode: 'sometimes' is not one of auto, always, never"))
+        #expect(await mode() == "auto", "still serving, with the old configuration")
+
+        try "keyboard: {mode: never}\n".write(toFile: config, atomically: true, encoding: .utf8)
+        kill(daemon.processIdentifier, SIGHUP)
+        var now: String?
+        for _ in 0..<100 {
+            now = await mode()
+            if now == "never" { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(now == "never")
+        await ChildProcess.terminate(daemon)
+        for path in [socket, config, log.path] { try? FileManager.default.removeItem(atPath: path) }
+    }
+}
