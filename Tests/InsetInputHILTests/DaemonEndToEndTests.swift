@@ -13,13 +13,20 @@ extension HardwareInTheLoop {
 
         static let form = #"{"type":"register","view":"form","frame":{"x":0,"y":0,"width":390,"height":844},"safeArea":{"top":47,"left":0,"bottom":34,"right":0},"contentSize":{"width":390,"height":2000}}"#
 
-        @Test func keyboardDetachedWhileAFieldIsFocusedBringsTheFullKeyboard() async throws {
+        /// A testbed with `devices`, insetd on a phone-sized screen, and a client
+        /// whose full-screen "form" view is registered.
+        static func launch(_ devices: [FixtureDevice]) async throws -> (Testbed, DaemonProcess, LineClient) {
             let testbed = Testbed()
-            try testbed.add(FixtureCatalogue.usbKeyboard)
-            let daemon = try DaemonProcess(config: Self.phone)
+            for device in devices { try testbed.add(device) }
+            let daemon = try DaemonProcess(config: phone)
             let client = try await daemon.connect()
-            client.sendLine(Self.form)
+            client.sendLine(form)
             _ = await client.next("adjustment")
+            return (testbed, daemon, client)
+        }
+
+        @Test func keyboardDetachedWhileAFieldIsFocusedBringsTheFullKeyboard() async throws {
+            let (testbed, daemon, client) = try await Self.launch([FixtureCatalogue.usbKeyboard])
             client.sendLine(#"{"type":"focus","view":"form","field":{"x":0,"y":100,"width":390,"height":44}}"#)
             // A hardware keyboard is present: only the 44 pt bar, inset 44 - 34.
             let bar = await client.next("keyboard") { $0["phase"] as? String == "willShow" }
@@ -43,12 +50,7 @@ extension HardwareInTheLoop {
         }
 
         @Test func hotkeyToggleShowsAndHidesTheKeyboard() async throws {
-            let testbed = Testbed()
-            try testbed.add(FixtureCatalogue.usbKeyboard)
-            let daemon = try DaemonProcess(config: Self.phone)
-            let client = try await daemon.connect()
-            client.sendLine(Self.form)
-            _ = await client.next("adjustment")
+            let (testbed, daemon, client) = try await Self.launch([FixtureCatalogue.usbKeyboard])
             testbed.tap(FixtureCatalogue.usbKeyboard, [Int32(KEY_LEFTMETA), Int32(KEY_K)])
             let shown = await client.next("keyboard") { $0["phase"] as? String == "willShow" }
             #expect(number(shown, "end", "height") == 336, "an explicit show is the full keyboard")
@@ -61,15 +63,9 @@ extension HardwareInTheLoop {
         }
 
         @Test func foldingIntoTabletModeBringsTheFullKeyboard() async throws {
-            let testbed = Testbed()
             var hinge = FixtureCatalogue.tabletSwitch
             hinge.switchesOn = []  // starts as a laptop
-            try testbed.add(FixtureCatalogue.atKeyboard)
-            try testbed.add(hinge)
-            let daemon = try DaemonProcess(config: Self.phone)
-            let client = try await daemon.connect()
-            client.sendLine(Self.form)
-            _ = await client.next("adjustment")
+            let (testbed, daemon, client) = try await Self.launch([FixtureCatalogue.atKeyboard, hinge])
             client.sendLine(#"{"type":"focus","view":"form","field":{"x":0,"y":100,"width":390,"height":44}}"#)
             #expect(number(await client.next("adjustment"), "additionalBottomInset") == 10)
             testbed.switchState(hinge, Int32(SW_TABLET_MODE), on: true)
