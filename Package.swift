@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "InsetInput", targets: ["InsetInput"]),
         .library(name: "InsetProtocol", targets: ["InsetProtocol"]),
         .library(name: "InsetServer", targets: ["InsetServer"]),
+        .library(name: "InsetClient", targets: ["InsetClient"]),
         .executable(name: "insetd", targets: ["insetd"]),
         .executable(name: "insetctl", targets: ["insetctl"]),
         .executable(name: "inset-demo", targets: ["inset-demo"]),
@@ -47,6 +48,14 @@ let package = Package(
                 "InsetCore", "InsetProtocol", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // Swift client library: connect, register views, stream events, reconnect and resync.
+        .target(
+            name: "InsetClient",
+            dependencies: [
+                "InsetCore", "InsetProtocol", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // The daemon's logic: configuration, wiring, lifecycle, systemd integration.
@@ -91,6 +100,7 @@ let package = Package(
         .testTarget(name: "InsetInputTests", dependencies: ["InsetInput", "InputTestbed"]),
         .testTarget(name: "InsetProtocolTests", dependencies: ["InsetProtocol", "InputTestbed"]),
         .testTarget(name: "InsetDaemonTests", dependencies: ["InsetDaemon", "InsetCore", "InputTestbed"]),
+        .testTarget(name: "InsetClientTests", dependencies: ["InsetClient", "InsetCore", "InsetProtocol", "InputTestbed"]),
         .testTarget(
             name: "InsetServerTests",
             dependencies: ["InsetServer", "InsetProtocol", "InputTestbed", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]

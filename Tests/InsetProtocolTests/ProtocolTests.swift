@@ -156,3 +156,31 @@ func validate(_ arguments: [String]) async throws -> (status: Int32, output: Str
         #expect(framer.feed(big + [UInt8(ascii: "x")]) == [.tooLong])
     }
 }
+
+@Suite struct DaemonMessageDecoderTests {
+    @Test func everyMessageRoundTrips() throws {
+        let client = ClientID("c1")
+        let note = KeyboardNotification(
+            phase: .willChangeFrame, beginFrame: Rect(x: 0, y: 508, width: 390, height: 336),
+            endFrame: Rect(x: 0, y: 800, width: 390, height: 44), animation: .keyboardDefault, focusOwner: nil)
+        let adjustment = ViewAdjustment(
+            view: ViewID(client: client, name: "form"), additionalBottomInset: 10, contentInset: EdgeInsets(top: 8),
+            indicatorInsets: EdgeInsets(bottom: 3), adjustedContentInset: EdgeInsets(top: 55, bottom: 44),
+            contentSize: Size(width: 390, height: 1200), contentOffset: Point(x: 0, y: 12.5), alwaysBounceVertical: true,
+            animation: .keyboardDefault)
+        let state = StateSnapshot(
+            keyboard: nil, screen: Size(width: 844, height: 390), mode: .never, tabletMode: true, hardwareKeyboard: false)
+        let device = WireDevice(
+            name: "n", devnode: nil, class: "ignored", external: false, reason: "r", vendorProduct: "0000:0000", syspath: "/s")
+        let messages: [DaemonMessage] = [
+            .welcome(version: 1, client: "c1", state: state), .keyboard(note, isLocal: false),
+            .adjustment(view: "form", adjustment), .device(event: "removed", device),
+            .policy(mode: .always, tabletMode: false, hardwareKeyboard: true),
+            .status(id: .string("s"), state: state, clients: 1, views: 0), .devices(id: nil, [device]),
+            .ok(id: .number(4)), .error(ProtocolError(.tooSlow, "slow", id: nil)), .bye(reason: "shutdown"),
+        ]
+        for message in messages {
+            #expect(try DaemonMessageDecoder.decode(message.line().dropLast(), client: client) == message)
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import InsetCore
+import InsetProtocol
+import NIOCore
+import NIOPosix
+
+/// A Swift client for insetd: connects, registers views, streams keyboard
+/// notifications and adjustments, and survives daemon restarts. After a
+/// reconnect it says hello again, re-registers every view with its last
+/// description and restores its focus, so the daemon ends in the same state.
+public actor InsetClient {
+    /// What the client hears.
+    public enum Event: Sendable, Equatable {
+        /// Connected (again); the daemon's state at that moment.
+        case connected(StateSnapshot)
+        case keyboard(KeyboardNotification, isLocal: Bool)
+        case adjustment(view: String, ViewAdjustment)
+        case error(ProtocolError)
+        /// The connection dropped; the client keeps trying to reconnect.
+        case disconnected
+    }
+
+    public nonisolated let events: AsyncStream<Event>
+    private let eventSink: AsyncStream<Event>.Continuation
+    private let path: String
+    private let name: String
+    private var views: [String: ViewDescription] = [:]
+    private var viewOrder: [String] = []
+    private var focus: (view: String, field: Rect)?
+    private var outgoing: AsyncStream<Data>.Continuation?
+    private var loop: Task<Void, Never>?
+    private var clientID = ClientID("")
+
+    public init(socketPath: String, name: String = "swift-client") {
+        path = socketPath
+        self.name = name
+        (events, eventSink) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
+    }
+
+    /// Starts connecting (and reconnecting) in the background.
+    public func start() {
+        guard loop == nil else { return }
+        loop = Task { await self.run() }
+    }
+
+    /// Disconnects for good and finishes `events`.
+    public func stop() {
+        loop?.cancel()
+        loop = nil
+        outgoing?.finish()
+        eventSink.finish()
+    }
+
+    // MARK: - Requests (kept for resync, sent when connected)
+
+    public func register(_ view: String, _ description: ViewDescription) {
+        if views.updateValue(description, forKey: view) == nil { viewOrder.append(view) }
+        send(["type": "register"], view: WireView(view: view, description: description))
+    }
+
+    public func update(_ view: String, _ description: ViewDescription) {
+        guard views[view] != nil else { return register(view, description) }
+        views[view] = description
+        send(["type": "update"], view: WireView(view: view, description: description))
+    }
+
+    public func unregister(_ view: String) {
+        views[view] = nil
+        viewOrder.removeAll { $0 == view }
+        if focus?.view == view { focus = nil }
+        send(["type": "unregister", "view": view])
+    }
+
+    public func focus(_ view: String, field: Rect) {
+        focus = (view, field)
+        send(["type": "focus", "view": view, "field": object(WireRect(field))])
+    }
+
+    public func blur(_ view: String) {
+        if focus?.view == view { focus = nil }
+        send(["type": "blur", "view": view])
+    }
+
+    public func scroll(_ view: String, to rect: Rect, margin: Double? = nil) {
+        var message: [String: Any] = ["type": "scroll", "view": view, "rect": object(WireRect(rect))]
+        if let margin { message["margin"] = margin }
+        send(message)
+    }
+
+    public func transition(duration: Double, screen: Size?) {
+        var message: [String: Any] = ["type": "transition", "duration": duration]
+        if let screen { message["screen"] = object(WireSize(screen)) }
+        send(message)
+    }
+
+    // MARK: - Connection
+
+    private func run() async {
+        var backoff: Duration = .milliseconds(50)
+        while !Task.isCancelled {
+            do {
+                try await connectOnce()
+                backoff = .milliseconds(50)
+            } catch {
+                // Not running yet, or restarting: try again, a little later each time.
+            }
+            outgoing = nil
+            guard !Task.isCancelled else { break }
+            try? await Task.sleep(for: backoff)
+            backoff = min(backoff * 2, .seconds(2))
+        }
+    }
+
+    private func connectOnce() async throws {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(unixDomainSocketPath: path) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        let (stream, continuation) = AsyncStream.makeStream(of: Data.self, bufferingPolicy: .unbounded)
+        try await channel.executeThenClose { inbound, outbound in
+            try await outbound.write(ByteBuffer(bytes: line(["type": "hello", "version": 1, "client": name])))
+            var framer = LineFramer()
+            var welcomed = false
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await data in stream { try await outbound.write(ByteBuffer(bytes: data)) }
+                }
+                defer { group.cancelAll() }
+                for try await buffer in inbound {
+                    for output in framer.feed(buffer.readableBytesView) {
+                        guard case .line(let bytes) = output else { continue }
+                        let message = try? DaemonMessageDecoder.decode(bytes, client: clientID)
+                        if !welcomed, case .welcome(_, let id, let state) = message {
+                            welcomed = true
+                            resync(id: ClientID(id), into: continuation)
+                            eventSink.yield(.connected(state))
+                        } else if let message {
+                            deliver(message)
+                        }
+                    }
+                }
+            }
+        }
+        continuation.finish()
+        eventSink.yield(.disconnected)
+    }
+
+    /// A new connection: from now on requests go out through `continuation`;
+    /// first, everything the daemon must know again.
+    private func resync(id: ClientID, into continuation: AsyncStream<Data>.Continuation) {
+        clientID = id
+        outgoing = continuation
+        for view in viewOrder {
+            if let description = views[view] { send(["type": "register"], view: WireView(view: view, description: description)) }
+        }
+        if let focus { send(["type": "focus", "view": focus.view, "field": object(WireRect(focus.field))]) }
+    }
+
+    private func deliver(_ message: DaemonMessage) {
+        switch message {
+        case .keyboard(let note, let isLocal): eventSink.yield(.keyboard(note, isLocal: isLocal))
+        case .adjustment(let view, let adjustment): eventSink.yield(.adjustment(view: view, adjustment))
+        case .error(let error): eventSink.yield(.error(error))
+        case .welcome, .device, .policy, .status, .devices, .ok, .bye: break
+        }
+    }
+
+    private func send(_ fields: [String: Any], view: WireView? = nil) {
+        var message = fields
+        if let view, let viewObject = object(view) as? [String: Any] { message.merge(viewObject) { $1 } }
+        send(message)
+    }
+
+    private func send(_ message: [String: Any]) {
+        outgoing?.yield(line(message))
+    }
+}
+
+private func object(_ value: some Encodable) -> Any {
+    let data = (try? JSONEncoder().encode(value)) ?? Data("{}".utf8)
+    return (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) ?? [:]
+}
+
+private func line(_ message: [String: Any]) -> Data {
+    var data = (try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys])) ?? Data()
+    data.append(UInt8(ascii: "\n"))
+    return data
+}
