@@ -116,6 +116,8 @@ final class DaemonCore {
             clients[id] = nil
             feed(.clientGone(id))
         case .request(let connection, let request):
+            // Requests still queued from a client the server has dropped: skip.
+            guard connection.isOpen else { return }
             handle(request, from: connection)
         }
     }

@@ -27,6 +27,9 @@ public final class ClientConnection: Sendable {
         closing = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
     }
 
+    /// False once the connection is closed or closing.
+    public var isOpen: Bool { channel.isActive }
+
     /// Queues a message; an adjustment replaces an unsent one for the same view.
     public func send(_ message: DaemonMessage) {
         let bytes = message.line()

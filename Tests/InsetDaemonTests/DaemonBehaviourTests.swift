@@ -1,0 +1,153 @@
+import Foundation
+import Glibc
+import InputTestbed
+import Testing
+
+/// The real insetd binary on the real system (no input devices here).
+@Suite struct DaemonBehaviourTests {
+    static func temporary(_ suffix: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("beh-\(UUID().uuidString.prefix(8)).\(suffix)").path
+    }
+
+    static func start(socket: String, environment extra: [String: String] = [:], log: String? = nil) throws -> Process {
+        let daemon = Process()
+        daemon.executableURL = insetdBinary
+        daemon.arguments = ["--socket", socket, "--uevent-source", "udev"]
+        daemon.environment = ChildProcess.realSystemEnvironment.merging(extra) { $1 }
+        if let log {
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+            daemon.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        } else {
+            daemon.standardError = FileHandle.nullDevice
+        }
+        try daemon.run()
+        return daemon
+    }
+
+    static func connect(_ socket: String) async throws -> LineClient {
+        for _ in 0..<300 {
+            if let client = try? LineClient(path: socket) {
+                client.sendLine(#"{"type":"hello","version":1}"#)
+                _ = await client.readLine()
+                return client
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw CancellationError()
+    }
+
+    @Test func tellsSystemdWhenReadyAndStoppingAndLogsWithJournalPriorities() async throws {
+        let notify = Self.temporary("notify")
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(notify.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        defer { close(fd); unlink(notify) }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        func datagram() async -> String? {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    var buffer = [UInt8](repeating: 0, count: 4096)
+                    let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                    continuation.resume(returning: count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil)
+                }
+            }
+        }
+        let socketPath = Self.temporary("sock")
+        let log = Self.temporary("log")
+        let daemon = try Self.start(socket: socketPath, environment: ["NOTIFY_SOCKET": notify, "JOURNAL_STREAM": "8:1234"], log: log)
+        let ready = await datagram()
+        #expect(ready == "READY=1\nSTATUS=serving; 0 input devices, 0 keyboards (udev events)")
+        // The socket is up when READY=1 is sent.
+        #expect(FileManager.default.fileExists(atPath: socketPath))
+        kill(daemon.processIdentifier, SIGTERM)
+        #expect(await datagram() == "STOPPING=1\nSTATUS=stopping")
+        await ChildProcess.terminate(daemon)
+        let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+        #expect(lines.contains("<6>starting config=built-in defaults"))
+        #expect(lines.allSatisfy { $0.hasPrefix("<") }, "every line carries a priority: \(lines)")
+        for path in [socketPath, log] { unlink(path) }
+    }
+
+    @Test func clientDrivenRotationPinsTheOffsetAndAppliesTheNewKeyboardAfterTheTransition() async throws {
+        let socket = Self.temporary("sock")
+        let daemon = try Self.start(socket: socket)
+        let client = try await Self.connect(socket)
+        client.sendLine(#"{"type":"register","view":"v","frame":{"x":0,"y":0,"width":1280,"height":800},"contentSize":{"width":1280,"height":2000}}"#)
+        client.sendLine(#"{"type":"focus","view":"v","field":{"x":0,"y":600,"width":300,"height":44}}"#)
+        // Landscape: 209 pt keyboard; 644 - 800 + 209 = 53.
+        let landscape = await client.next("adjustment") { number($0, "additionalBottomInset") == 209 }
+        #expect(number(landscape, "contentOffset", "y") == 53)
+
+        client.sendLine(#"{"type":"transition","duration":0.3,"screen":{"width":800,"height":1280}}"#)
+        client.sendLine(#"{"type":"update","view":"v","frame":{"x":0,"y":0,"width":800,"height":1280},"contentSize":{"width":800,"height":2000}}"#)
+        // The keyboard announces its portrait frame (336 pt at y = 1280 - 336) at once ...
+        let frame = await client.next("keyboard") { $0["phase"] as? String == "willChangeFrame" }
+        #expect(number(frame, "end", "y") == 944)
+        // ... the view follows its new frame at once, with the transition's
+        // animation, the upper-left corner pinned and the old inset still applied ...
+        let rotating = await client.next("adjustment")
+        #expect(number(rotating, "animation", "duration") == 0.3)
+        #expect(number(rotating, "contentOffset", "y") == 53)
+        #expect(number(rotating, "additionalBottomInset") == 209)
+        // ... and the new inset lands after the transition (filter resumed).
+        let portrait = await client.next("adjustment")
+        #expect(number(portrait, "additionalBottomInset") == 336)
+        #expect(number(portrait, "contentOffset", "y") == 53)
+        #expect(number(portrait, "animation", "duration") == 0.25)
+        await ChildProcess.terminate(daemon)
+        unlink(socket)
+    }
+
+    /// The slow client's adjustments replace each other while unsent, so 100 views
+    /// and 30 keyboard changes stay within its bound; the other client is served on
+    /// time throughout. (Overflowing the bound, and the drop, is `InsetServerTests`.)
+    @Test func aClientThatNeverReadsDoesNotDelayAnother() async throws {
+        let socket = Self.temporary("sock")
+        let daemon = try Self.start(socket: socket)
+        let silent = try await Self.connect(socket)
+        let healthy = try await Self.connect(socket)
+        var batch = ""
+        for index in 0..<100 {
+            batch += #"{"type":"register","view":"v\#(index)","frame":{"x":0,"y":0,"width":1280,"height":800},"contentSize":{"width":1280,"height":2000}}"# + "\n"
+        }
+        silent.send(batch)
+        var slowest: Duration = .zero
+        for round in 0..<30 {
+            let started = ContinuousClock.now
+            healthy.sendLine(#"{"type":"command","command":"toggle","id":\#(round)}"#)
+            #expect(await healthy.next("ok") != nil)
+            slowest = max(slowest, ContinuousClock.now - started)
+            try await Task.sleep(for: .milliseconds(120))
+        }
+        healthy.sendLine(#"{"type":"status","id":"s"}"#)
+        let status = await healthy.next("status")
+        #expect(number(status, "views") == 100, "the silent client is still registered")
+        #expect(slowest < .milliseconds(500), "slowest command answer: \(slowest)")
+        print("daemon measurement: slowest command answer beside a non-reading client: \(slowest)")
+        await ChildProcess.terminate(daemon)
+        unlink(socket)
+        _ = silent
+    }
+}
+
+extension LineClient {
+    func next(_ type: String, where predicate: ([String: Any]) -> Bool = { _ in true }) async -> [String: Any]? {
+        for _ in 0..<100 {
+            guard let object = await readObject() else { return nil }
+            if object["type"] as? String == type, predicate(object) { return object }
+        }
+        return nil
+    }
+}
+
+func number(_ object: [String: Any]?, _ path: String...) -> Double? {
+    var current: Any? = object
+    for key in path { current = (current as? [String: Any])?[key] }
+    return (current as? NSNumber)?.doubleValue
+}
