@@ -53,6 +53,23 @@ import Testing
         await daemon.stop()
     }
 
+    @Test func watchPrintsKeyboardChangesAsTheyHappen() async throws {
+        let daemon = try await Daemon()
+        let socket = daemon.socket
+        async let watched = run([Self.insetctl, "watch", "--count", "2", "--socket", socket])
+        try await Task.sleep(for: .milliseconds(300))
+        _ = try await daemon.ctl("show")
+        let output = try await watched
+        #expect(output.status == 0)
+        #expect(
+            output.output == """
+                keyboard willShow: 0,800 1280x209 -> 0,591 1280x209 in 0.25s
+                keyboard didShow: 0,800 1280x209 -> 0,591 1280x209 in 0.25s
+
+                """)
+        await daemon.stop()
+    }
+
     @Test func errorsNameTheSocketAndWhatToDo() async throws {
         let result = try await run([Self.insetctl, "status", "--socket", "/nonexistent/insetd.sock"])
         #expect(result.status == 1)
