@@ -104,6 +104,23 @@ import Testing
         unlink(socket)
     }
 
+    @Test func anUnknownViewGetsAnErrorWithItsIdAndTheConnectionStays() async throws {
+        let socket = Self.temporary("sock")
+        let daemon = try Self.start(socket: socket)
+        let client = try await Self.connect(socket)
+        client.sendLine(#"{"type":"focus","id":41,"view":"ghost","field":{"x":0,"y":0,"width":10,"height":10}}"#)
+        let error = await client.next("error")
+        #expect(error?["code"] as? String == "unknown-view")
+        #expect(error?["id"] as? Int == 41)
+        #expect((error?["message"] as? String)?.hasSuffix("/ghost is registered") == true)
+        client.sendLine(#"{"type":"unregister","id":42,"view":"ghost"}"#)
+        #expect(await client.next("error")?["id"] as? Int == 42)
+        client.sendLine(#"{"type":"status","id":43}"#)
+        #expect(number(await client.next("status"), "views") == 0)
+        await ChildProcess.terminate(daemon)
+        unlink(socket)
+    }
+
     /// The slow client's adjustments replace each other while unsent, so 100 views
     /// and 30 keyboard changes stay within its bound; the other client is served on
     /// time throughout. (Overflowing the bound, and the drop, is `InsetServerTests`.)
