@@ -6,17 +6,9 @@ import InsetProtocol
 import Synchronization
 import Testing
 
-let insetdBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("insetd")
-
 /// Starts insetd on `socket` with the real system's environment.
 func startDaemon(socket: String) async throws -> Process {
-    let daemon = Process()
-    daemon.executableURL = insetdBinary
-    daemon.arguments = ["--socket", socket, "--uevent-source", "udev"]
-    daemon.environment = ChildProcess.realSystemEnvironment
-    daemon.standardError = FileHandle.nullDevice
-    try daemon.run()
-    return daemon
+    try InsetdLauncher.start(socket: socket)
 }
 
 final class Events: Sendable {

@@ -10,30 +10,12 @@ import Testing
     }
 
     static func start(socket: String, environment extra: [String: String] = [:], log: String? = nil) throws -> Process {
-        let daemon = Process()
-        daemon.executableURL = insetdBinary
-        daemon.arguments = ["--socket", socket, "--uevent-source", "udev"]
-        daemon.environment = ChildProcess.realSystemEnvironment.merging(extra) { $1 }
-        if let log {
-            _ = FileManager.default.createFile(atPath: log, contents: nil)
-            daemon.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        } else {
-            daemon.standardError = FileHandle.nullDevice
-        }
-        try daemon.run()
-        return daemon
+        try InsetdLauncher.start(
+            socket: socket, environment: ChildProcess.realSystemEnvironment.merging(extra) { $1 }, log: log)
     }
 
     static func connect(_ socket: String) async throws -> LineClient {
-        for _ in 0..<300 {
-            if let client = try? LineClient(path: socket) {
-                client.sendLine(#"{"type":"hello","version":1}"#)
-                _ = await client.readLine()
-                return client
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw CancellationError()
+        try #require(await InsetdLauncher.connect(socket))
     }
 
     @Test func tellsSystemdWhenReadyAndStoppingAndLogsWithJournalPriorities() async throws {
@@ -155,20 +137,4 @@ import Testing
         unlink(socket)
         _ = silent
     }
-}
-
-extension LineClient {
-    func next(_ type: String, where predicate: ([String: Any]) -> Bool = { _ in true }) async -> [String: Any]? {
-        for _ in 0..<100 {
-            guard let object = await readObject() else { return nil }
-            if object["type"] as? String == type, predicate(object) { return object }
-        }
-        return nil
-    }
-}
-
-func number(_ object: [String: Any]?, _ path: String...) -> Double? {
-    var current: Any? = object
-    for key in path { current = (current as? [String: Any])?[key] }
-    return (current as? NSNumber)?.doubleValue
 }

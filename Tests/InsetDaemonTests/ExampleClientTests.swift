@@ -6,12 +6,7 @@ import Testing
 @Suite struct ExampleClientTests {
     @Test func thePythonClientRegistersFocusesAndPrintsItsAdjustments() async throws {
         let socket = FileManager.default.temporaryDirectory.appendingPathComponent("py-\(UUID().uuidString.prefix(8)).sock").path
-        let daemon = Process()
-        daemon.executableURL = insetdBinary
-        daemon.arguments = ["--socket", socket, "--uevent-source", "udev"]
-        daemon.environment = ChildProcess.realSystemEnvironment
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
+        let daemon = try InsetdLauncher.start(socket: socket)
         for _ in 0..<300 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(10)) }
         let script = repositoryRoot.appendingPathComponent("Examples/python/insetd_client.py").path
         let result = try await ChildProcess.run(["python3", script, "--socket", socket, "--focus", "0,600,300,44", "--count", "4"])

@@ -8,14 +8,10 @@ import Testing
 
     final class Daemon {
         let socket = FileManager.default.temporaryDirectory.appendingPathComponent("insetctl-\(UUID().uuidString.prefix(8)).sock").path
-        let process = Process()
+        let process: Process
 
         init() async throws {
-            process.executableURL = insetdBinary
-            process.arguments = ["--socket", socket, "--uevent-source", "udev"]
-            process.environment = realSystemEnvironment
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            process = try InsetdLauncher.start(socket: socket)
             for _ in 0..<300 where !FileManager.default.fileExists(atPath: socket) {
                 try await Task.sleep(for: .milliseconds(10))
             }

@@ -11,13 +11,7 @@ import Testing
         let config = base.path + ".yaml"
         let log = base.appendingPathExtension("log")
         try "keyboard: {mode: auto}\n".write(toFile: config, atomically: true, encoding: .utf8)
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let daemon = Process()
-        daemon.executableURL = insetdBinary
-        daemon.arguments = ["--socket", socket, "--config", config, "--uevent-source", "udev"]
-        daemon.environment = ChildProcess.realSystemEnvironment
-        daemon.standardError = try FileHandle(forWritingTo: log)
-        try daemon.run()
+        let daemon = try InsetdLauncher.start(socket: socket, arguments: ["--config", config], log: log.path)
         for _ in 0..<300 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(10)) }
         let client = try LineClient(path: socket)
         client.sendLine(#"{"type":"hello","version":1}"#)

@@ -10,7 +10,7 @@ func run(_ arguments: [String], in directory: URL? = nil) async throws -> (statu
     try await ChildProcess.run(arguments, in: directory)
 }
 
-let insetdBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("insetd")
+let insetdBinary = InsetdLauncher.binary
 
 @Suite struct SystemdUnitTests {
     /// The units with ExecStart pointing at the binary just built (verify checks

@@ -7,7 +7,7 @@ import InputTestbed
 final class DaemonProcess {
     let socket: String
     let config: String
-    let process = Process()
+    let process: Process
     let log: URL
 
     init(config yaml: String) throws {
@@ -17,29 +17,17 @@ final class DaemonProcess {
         config = directory.appendingPathComponent("\(name).yaml").path
         log = directory.appendingPathComponent("\(name).log")
         try yaml.write(toFile: config, atomically: true, encoding: .utf8)
-        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
-            throw DaemonProcessError(message: "cannot create \(log.path)")
-        }
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("insetd")
-        process.executableURL = binary
-        process.arguments = ["--socket", socket, "--config", config, "--uevent-source", "udev"]
-        process.standardError = try FileHandle(forWritingTo: log)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        // The whole environment: the daemon must see umockdev's preload and testbed.
+        process = try InsetdLauncher.start(
+            socket: socket, arguments: ["--config", config], environment: nil, log: log.path)
     }
 
     /// Waits for the socket to accept a connection, then says hello.
     func connect() async throws -> LineClient {
-        for _ in 0..<500 {
-            if let client = try? LineClient(path: socket) {
-                client.sendLine(#"{"type":"hello","version":1,"client":"e2e"}"#)
-                guard await client.readObject()?["type"] as? String == "welcome" else { break }
-                return client
-            }
-            try await Task.sleep(for: .milliseconds(10))
+        guard let client = await InsetdLauncher.connect(socket) else {
+            throw DaemonProcessError(message: "insetd did not accept connections; log:\n\(logText)")
         }
-        throw DaemonProcessError(message: "insetd did not accept connections; log:\n\(logText)")
+        return client
     }
 
     var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
@@ -62,21 +50,4 @@ final class DaemonProcess {
 struct DaemonProcessError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
-}
-
-extension LineClient {
-    /// Reads messages until one of `type` arrives (others are skipped); nil on timeout.
-    func next(_ type: String, where predicate: ([String: Any]) -> Bool = { _ in true }) async -> [String: Any]? {
-        for _ in 0..<50 {
-            guard let object = await readObject() else { return nil }
-            if object["type"] as? String == type, predicate(object) { return object }
-        }
-        return nil
-    }
-}
-
-func number(_ object: [String: Any]?, _ path: String...) -> Double? {
-    var current: Any? = object
-    for key in path { current = (current as? [String: Any])?[key] }
-    return (current as? NSNumber)?.doubleValue
 }

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Starts the `insetd` built next to the test binary, for tests that talk to
+/// the real daemon.
+public enum InsetdLauncher {
+    /// `insetd` in the build directory of the running test bundle.
+    public static var binary: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("insetd")
+    }
+
+    /// Runs `insetd --socket SOCKET --uevent-source udev ARGUMENTS`; standard
+    /// error goes to `log` when given. `environment` nil inherits this process's
+    /// live environment, preload and testbed included (hardware-in-the-loop tests);
+    /// the default is the real system's.
+    public static func start(
+        socket: String, arguments: [String] = [], environment: [String: String]? = ChildProcess.realSystemEnvironment,
+        log: String? = nil
+    ) throws -> Process {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--socket", socket, "--uevent-source", "udev"] + arguments
+        if let environment { process.environment = environment }
+        process.standardOutput = FileHandle.nullDevice
+        if let log {
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
+        try process.run()
+        return process
+    }
+
+    /// Waits (up to 3 s) for the socket to accept a connection and completes the
+    /// hello; nil if it never does.
+    public static func connect(_ socket: String) async -> LineClient? {
+        for _ in 0..<300 {
+            if let client = try? LineClient(path: socket) {
+                client.sendLine(#"{"type":"hello","version":1,"client":"test"}"#)
+                guard await client.readObject()?["type"] as? String == "welcome" else { return nil }
+                return client
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+}
+
+extension LineClient {
+    /// Reads messages until one of `type` that satisfies `predicate` arrives
+    /// (others are skipped); nil on timeout or after 100 messages.
+    public func next(_ type: String, where predicate: ([String: Any]) -> Bool = { _ in true }) async -> [String: Any]? {
+        for _ in 0..<100 {
+            guard let object = await readObject() else { return nil }
+            if object["type"] as? String == type, predicate(object) { return object }
+        }
+        return nil
+    }
+}
+
+/// The number at `path` inside a decoded JSON object.
+public func number(_ object: [String: Any]?, _ path: String...) -> Double? {
+    var current: Any? = object
+    for key in path { current = (current as? [String: Any])?[key] }
+    return (current as? NSNumber)?.doubleValue
+}
