@@ -25,10 +25,9 @@ public enum ChildProcess {
         let exited = AsyncStream<Int32>.makeStream()
         process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
         try process.run()
+        let reader = pipe.fileHandleForReading.fileDescriptor
         let output = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
-            }
+            DispatchQueue.global().async { continuation.resume(returning: readToEnd(reader)) }
         }
         var status: Int32 = -1
         for await code in exited.stream {
@@ -36,6 +35,24 @@ public enum ChildProcess {
             break
         }
         return (status, output)
+    }
+
+    /// Reads a descriptor to end of file. Foundation's `readDataToEndOfFile`
+    /// traps when a signal (a child's SIGCHLD) interrupts the read; this retries.
+    private static func readToEnd(_ fd: Int32) -> String {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes += chunk[..<count]
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Sends SIGTERM and waits (without blocking a thread) for the process to end.

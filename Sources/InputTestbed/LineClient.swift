@@ -59,6 +59,7 @@ public final class LineClient: @unchecked Sendable {
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return nil }
             pending += chunk[..<count]
         }

@@ -1,5 +1,22 @@
 import Foundation
+import Glibc
 import Logging
+
+/// Writes every byte, retrying after signals and partial writes. (Foundation's
+/// `FileHandle.write` traps when a signal interrupts it: a daemon must not.)
+func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if written > 0 {
+            offset += written
+        } else if written < 0 && errno == EINTR {
+            continue
+        } else {
+            return
+        }
+    }
+}
 
 /// Writes log lines to standard error. Under systemd (`JOURNAL_STREAM` set) each
 /// line starts with its syslog priority (`<6>` for info), which journald turns
@@ -22,7 +39,7 @@ public struct DaemonLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        FileHandle.standardError.write(Data(render(event).utf8))
+        writeAll(2, Array(render(event).utf8))
     }
 
     func render(_ event: LogEvent) -> String {

@@ -58,6 +58,7 @@ final class DaemonChannel {
             if ready < 0 { if errno == EINTR { continue } else { throw CtlError("poll failed on \(path)") } }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw CtlError("insetd closed the connection (\(path))") }
             pending += chunk[..<count]
         }
