@@ -106,9 +106,8 @@ public enum ViewLayout {
     private static func clampAxis(
         _ value: Double, content: Double, length: Double, leading: Double, trailing: Double
     ) -> Double {
-        let visible = length - leading - trailing
-        let upper = min(value, content - visible - leading)
-        return max(upper, -leading)
+        let range = legalRange(content: content, length: length, leading: leading, trailing: trailing)
+        return min(max(value, range.lowerBound), range.upperBound)
     }
 
     /// The offset that brings `rect` (grown vertically by `margin`) into the visible
