@@ -151,11 +151,6 @@ public struct FixtureDevice: Hashable, Sendable {
 
 private func hex(_ value: UInt16) -> String { String(value, radix: 16) }
 
-private func hex4(_ value: UInt16) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-}
-
 private func hexByte(_ byte: UInt8) -> String {
     let digits = String(byte, radix: 16, uppercase: true)
     return digits.count == 1 ? "0" + digits : digits

@@ -207,13 +207,10 @@ final class DaemonCore {
     }
 
     static func wire(_ device: InputDevice) -> WireDevice {
-        let external: Bool
-        if case .keyboard(let placement) = device.classification.kind { external = placement == .external } else {
-            external = DeviceClassifier.placement(of: device.description) == .external
-        }
-        return WireDevice(
+        // A keyboard's placement is this same function's answer.
+        WireDevice(
             name: device.description.name, devnode: device.description.devnode, class: device.classification.label,
-            external: external, reason: device.classification.reason, vendorProduct: device.description.vendorProduct,
+            external: DeviceClassifier.placement(of: device.description) == .external, reason: device.classification.reason, vendorProduct: device.description.vendorProduct,
             syspath: device.description.syspath)
     }
 

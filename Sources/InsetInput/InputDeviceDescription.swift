@@ -72,7 +72,8 @@ public struct InputDeviceDescription: Hashable, Sendable, Codable {
     public var vendorProduct: String { hex4(vendor) + ":" + hex4(product) }
 }
 
-func hex4(_ value: UInt16) -> String {
+/// Four lowercase hex digits, as vendor and product ids are written.
+package func hex4(_ value: UInt16) -> String {
     let digits = String(value, radix: 16)
     return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
 }

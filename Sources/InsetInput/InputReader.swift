@@ -121,8 +121,7 @@ final class InputReader {
         ]
         guard device.classification.isRead, let devnode = description.devnode else {
             logger.info("input device ignored", metadata: metadata)
-            devices[description.syspath] = OpenDevice(device: device, evdev: nil, matcher: HotkeyMatcher(hotkeys: []), token: 0)
-            emit(.deviceIgnored(device))
+            trackIgnored(device)
             return
         }
         let evdev: EvdevDevice
@@ -136,8 +135,7 @@ final class InputReader {
             logger.warning("input device cannot be opened", metadata: metadata.merging(["error": "\(error)"]) { $1 })
             device.classification = DeviceClassification(
                 kind: .ignored, reason: "cannot be opened: \(error)", hasTabletModeSwitch: false)
-            devices[description.syspath] = OpenDevice(device: device, evdev: nil, matcher: HotkeyMatcher(hotkeys: []), token: 0)
-            emit(.deviceIgnored(device))
+            trackIgnored(device)
             return
         }
         let token = nextToken
@@ -156,6 +154,13 @@ final class InputReader {
         if device.classification.hasTabletModeSwitch, let on = evdev.switchIsOn(Int32(SW_TABLET_MODE)) {
             setTabletMode(on, for: description.syspath)
         }
+    }
+
+    /// Remembers a device that is not read (so `remove` can report it) and says so.
+    private func trackIgnored(_ device: InputDevice) {
+        devices[device.description.syspath] = OpenDevice(
+            device: device, evdev: nil, matcher: HotkeyMatcher(hotkeys: []), token: 0)
+        emit(.deviceIgnored(device))
     }
 
     /// A `change` (udev rules re-run, `udevadm trigger`) that leaves the class
