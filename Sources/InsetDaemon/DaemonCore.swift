@@ -189,7 +189,10 @@ final class DaemonCore {
         for timed in step.outputs {
             switch timed.output {
             case .keyboard(let note):
-                for (id, client) in clients { client.connection.send(.keyboard(note, isLocal: note.isLocal(for: id))) }
+                // Encoded once for the focus owner and once for everyone else.
+                let local = DaemonMessage.keyboard(note, isLocal: true).line()
+                let remote = DaemonMessage.keyboard(note, isLocal: false).line()
+                for (id, client) in clients { client.connection.send(encoded: note.isLocal(for: id) ? local : remote) }
             case .adjustment(let adjustment):
                 clients[adjustment.view.client]?.connection.send(.adjustment(view: adjustment.view.name, adjustment))
             }
@@ -215,15 +218,16 @@ final class DaemonCore {
     }
 
     private func publish(device: InputDevice, event: String) {
-        let message = DaemonMessage.device(event: event, Self.wire(device))
-        for client in clients.values where client.topics.contains(.devices) { client.connection.send(message) }
+        let message = DaemonMessage.device(event: event, Self.wire(device)).line()
+        for client in clients.values where client.topics.contains(.devices) { client.connection.send(encoded: message) }
     }
 
     private func publishPolicy() {
         let message = DaemonMessage.policy(
             mode: pipeline.policy.configuration.mode, tabletMode: tabletMode,
-            hardwareKeyboard: pipeline.policy.hardwareKeyboardUsable)
-        for client in clients.values where client.topics.contains(.policy) { client.connection.send(message) }
+            hardwareKeyboard: pipeline.policy.hardwareKeyboardUsable
+        ).line()
+        for client in clients.values where client.topics.contains(.policy) { client.connection.send(encoded: message) }
     }
 
     // MARK: - Reload

@@ -32,8 +32,13 @@ public final class ClientConnection: Sendable {
 
     /// Queues a message; an adjustment replaces an unsent one for the same view.
     public func send(_ message: DaemonMessage) {
-        let bytes = message.line()
         let key: String? = if case .adjustment(let view, _) = message { "adjustment:" + view } else { nil }
+        send(encoded: message.line(), coalescingKey: key)
+    }
+
+    /// Queues an already encoded message: a broadcast is encoded once, not once
+    /// per client.
+    public func send(encoded bytes: Data, coalescingKey key: String? = nil) {
         channel.eventLoop.execute { self.enqueue(bytes, key: key) }
     }
 
