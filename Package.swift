@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "InsetCore", targets: ["InsetCore"]),
         .library(name: "InsetInput", targets: ["InsetInput"]),
         .library(name: "InsetProtocol", targets: ["InsetProtocol"]),
+        .library(name: "InsetTrace", targets: ["InsetTrace"]),
         .library(name: "InsetServer", targets: ["InsetServer"]),
         .library(name: "InsetClient", targets: ["InsetClient"]),
         .executable(name: "insetd", targets: ["insetd"]),
@@ -41,6 +42,8 @@ let package = Package(
         ),
         // Wire messages and framing, shared by the server and every client.
         .target(name: "InsetProtocol", dependencies: ["InsetCore"]),
+        // Trace records and their replay through the pure core (no I/O of its own).
+        .target(name: "InsetTrace", dependencies: ["InsetCore", "InsetProtocol"]),
         // The socket server: sessions, fan-out, authorization.
         .target(
             name: "InsetServer",
@@ -63,7 +66,7 @@ let package = Package(
         .target(
             name: "InsetDaemon",
             dependencies: [
-                "InsetCore", "InsetInput", "InsetProtocol", "InsetServer",
+                "InsetCore", "InsetInput", "InsetProtocol", "InsetServer", "InsetTrace",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -78,7 +81,8 @@ let package = Package(
             ]
         ),
         .executableTarget(
-            name: "insetctl", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+            name: "insetctl",
+            dependencies: ["InsetTrace", "InsetCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Emulated input hardware for tests: device fixtures generated from code and
         // a umockdev testbed. Only test targets depend on it.
@@ -99,6 +103,9 @@ let package = Package(
         ),
         .testTarget(name: "InsetInputTests", dependencies: ["InsetInput", "InputTestbed"]),
         .testTarget(name: "InsetProtocolTests", dependencies: ["InsetProtocol", "InputTestbed"]),
+        .testTarget(
+            name: "InsetTraceTests", dependencies: ["InsetTrace", "InsetCore", "InsetProtocol", "InputTestbed"],
+            resources: [.copy("Traces")]),
         .testTarget(name: "InsetDaemonTests", dependencies: ["InsetDaemon", "InsetCore", "InputTestbed"]),
         .testTarget(name: "InsetClientTests", dependencies: ["InsetClient", "InsetCore", "InsetProtocol", "InputTestbed"]),
         .testTarget(
@@ -108,7 +115,9 @@ let package = Package(
         // End to end against emulated hardware; run under umockdev-wrapper.
         .testTarget(
             name: "InsetInputHILTests",
-            dependencies: ["InsetInput", "InputTestbed", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "InsetInput", "InsetTrace", "InputTestbed", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

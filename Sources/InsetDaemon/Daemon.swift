@@ -12,11 +12,19 @@ public enum Daemon {
         public var configPath: String?
         public var socketPath: String?
         public var ueventSource: UeventSource?
+        /// Override `trace.path` and `trace.output-path`.
+        public var tracePath: String?
+        public var traceOutputPath: String?
 
-        public init(configPath: String? = nil, socketPath: String? = nil, ueventSource: UeventSource? = nil) {
+        public init(
+            configPath: String? = nil, socketPath: String? = nil, ueventSource: UeventSource? = nil,
+            tracePath: String? = nil, traceOutputPath: String? = nil
+        ) {
             self.configPath = configPath
             self.socketPath = socketPath
             self.ueventSource = ueventSource
+            self.tracePath = tracePath
+            self.traceOutputPath = traceOutputPath
         }
     }
 
@@ -34,6 +42,12 @@ public enum Daemon {
         var configuration = DaemonConfiguration.defaults
         if let path { configuration = try await DaemonConfigurationLoader.load(path: path) }
         if let source = options.ueventSource { configuration.ueventSource = source }
+        if let path = options.tracePath { configuration.trace.path = path }
+        if let path = options.traceOutputPath { configuration.trace.outputPath = path }
+        if let output = configuration.trace.outputPath, configuration.trace.path == nil {
+            throw ConfigurationError(
+                source: "command line", problems: [.init(key: "--trace-output", value: output, why: "needs --trace as well")])
+        }
 
         let level = configuration.logLevel
         LoggingSystem.bootstrap { DaemonLogHandler(label: $0, level: level) }

@@ -14,13 +14,14 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var controlUsers: [String]
     public var controlGroups: [String]
     public var outboundQueue: Int
+    public var trace: TraceSettings
 
     public static let defaults = DaemonConfiguration(
         screen: Size(width: 1280, height: 800), logLevel: .info, pipeline: PipelineConfiguration(),
         ueventSource: .auto,
         classifier: ClassifierConfiguration(
             hotkeys: [try! Hotkey("LEFTMETA+K", action: .toggle), try! Hotkey("ROTATE_DISPLAY", action: .rotate)]),
-        controlUsers: [], controlGroups: ["insetd"], outboundQueue: 256)
+        controlUsers: [], controlGroups: ["insetd"], outboundQueue: 256, trace: .defaults)
 
     /// Who may send control commands, resolved against this machine's users.
     public var authorization: Authorization {

@@ -61,6 +61,15 @@ public enum DaemonConfigurationLoader {
         config.controlUsers = values.list("server.control-users", default: config.controlUsers) { $0 }
         config.controlGroups = values.list("server.control-groups", default: config.controlGroups) { $0 }
         config.outboundQueue = values.integer("server.outbound-queue", default: config.outboundQueue, in: 8...1_000_000)
+        config.trace.path = values.text("trace.path", default: config.trace.path)
+        config.trace.outputPath = values.text("trace.output-path", default: config.trace.outputPath)
+        config.trace.maxBytes = values.integer("trace.max-bytes", default: config.trace.maxBytes, in: 4096...(1 << 40))
+        config.trace.whenFull = values.choice("trace.when-full", default: config.trace.whenFull)
+        config.trace.keep = values.integer("trace.keep", default: config.trace.keep, in: 0...100)
+        if config.trace.outputPath != nil && config.trace.path == nil {
+            values.problems.append(
+                .init(key: "trace.output-path", value: config.trace.outputPath!, why: "needs trace.path as well"))
+        }
         guard values.problems.isEmpty else { throw ConfigurationError(source: source, problems: values.problems) }
         return config
     }
@@ -127,6 +136,12 @@ private struct Values {
             return value
         }
         return number
+    }
+
+    /// A path or name; an empty string counts as absent.
+    mutating func text(_ key: String, default value: String?) -> String? {
+        guard let text = raw(key) else { return value }
+        return text.isEmpty ? nil : text
     }
 
     mutating func flag(_ key: String, default value: Bool) -> Bool {

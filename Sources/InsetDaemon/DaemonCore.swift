@@ -2,6 +2,7 @@ import InsetCore
 import InsetInput
 import InsetProtocol
 import InsetServer
+import InsetTrace
 import Logging
 
 /// Everything the core reacts to, merged into one ordered stream.
@@ -30,10 +31,15 @@ final class DaemonCore {
     private var clients: [ClientID: Client] = [:]
     private var devices: [String: InputDevice] = [:]
     private var tabletMode = false
+    /// Records every input of the pipeline and its outputs (`--trace`).
+    private let tracer: TraceRecorder?
 
     /// `devices` and `tabletMode` are what the first enumeration found: they count
-    /// at once, without the hold-off that damps later hot-plugging.
-    init(configuration: DaemonConfiguration, devices: [InputDevice] = [], tabletMode: Bool = false, logger: Logger) {
+    /// at once, without the hold-off that damps later hot-plugging. Throws only
+    /// when a trace is configured and its file cannot be written.
+    init(
+        configuration: DaemonConfiguration, devices: [InputDevice] = [], tabletMode: Bool = false, logger: Logger
+    ) throws(TraceOpenError) {
         self.configuration = configuration
         self.logger = logger
         started = clock.now
@@ -46,6 +52,14 @@ final class DaemonCore {
         pipeline = InsetPipeline(
             configuration: configuration.pipeline, screen: configuration.screen, keyboards: keyboards,
             tabletMode: tabletMode)
+        if configuration.trace.path != nil {
+            let header = TraceHeader(
+                screen: configuration.screen, configuration: configuration.pipeline, keyboards: keyboards,
+                tabletMode: tabletMode, devices: devices.map(Self.wire).sorted { $0.syspath < $1.syspath })
+            tracer = try TraceRecorder(settings: configuration.trace, header: header, logger: logger)
+        } else {
+            tracer = nil
+        }
     }
 
     /// The core's time: monotonic, from daemon start.
@@ -60,7 +74,10 @@ final class DaemonCore {
         switch event {
         case .input(let input): handle(input)
         case .server(let server): handle(server)
-        case .tick: route(pipeline.advance(to: now))
+        case .tick:
+            let now = now
+            tracer?.record(.tick(at: now))
+            route(pipeline.advance(to: now))
         case .reload(let configuration): reload(configuration)
         }
     }
@@ -72,12 +89,12 @@ final class DaemonCore {
         case .keyboardAttached(let device):
             devices[device.description.syspath] = device
             if case .keyboard(let placement) = device.classification.kind {
-                feed(.keyboardAttached(id: device.description.syspath, placement: placement))
+                feed(.keyboardAttached(id: device.description.syspath, placement: placement), from: .device(Self.wire(device)))
             }
             publish(device: device, event: "attached")
         case .keyboardDetached(let device):
             devices[device.description.syspath] = nil
-            feed(.keyboardDetached(id: device.description.syspath))
+            feed(.keyboardDetached(id: device.description.syspath), from: .device(Self.wire(device)))
             publish(device: device, event: "detached")
         case .deviceWatched(let device):
             devices[device.description.syspath] = device
@@ -90,14 +107,14 @@ final class DaemonCore {
             publish(device: device, event: "removed")
         case .tabletMode(let on):
             tabletMode = on
-            feed(.tabletMode(on))
+            feed(.tabletMode(on), from: .device(nil))
             publishPolicy()
         case .hotkey(let action):
             logger.info("hotkey", metadata: ["action": "\(action.rawValue)"])
             switch action {
-            case .show: feed(.command(.show))
-            case .hide: feed(.command(.hide))
-            case .toggle: feed(.command(.toggle))
+            case .show: feed(.command(.show), from: .hotkey)
+            case .hide: feed(.command(.hide), from: .hotkey)
+            case .toggle: feed(.command(.toggle), from: .hotkey)
             // Rotating the screen is the compositor's job; it reports the new
             // size to insetd with a transition.
             case .rotate, .rotateLeft, .rotateRight: break
@@ -114,7 +131,7 @@ final class DaemonCore {
             connection.send(.welcome(version: version, client: connection.id.rawValue, state: snapshot))
         case .left(let id):
             clients[id] = nil
-            feed(.clientGone(id))
+            feed(.clientGone(id), from: .client(id))
         case .request(let connection, let request):
             // Requests still queued from a client the server has dropped: skip.
             guard connection.isOpen else { return }
@@ -159,7 +176,7 @@ final class DaemonCore {
                 return
             }
         case .policy(let mode):
-            feed(.mode(mode))
+            feed(.mode(mode), from: .client(client))
             publishPolicy()
             acknowledge()
             return
@@ -171,6 +188,8 @@ final class DaemonCore {
             return
         }
         do {
+            let now = now
+            tracer?.record(.event(at: now, event, source: .client(client)))
             route(try pipeline.handle(event, now: now))
             acknowledge()
         } catch {
@@ -180,12 +199,15 @@ final class DaemonCore {
 
     // MARK: - Outputs
 
-    private func feed(_ event: PipelineEvent) {
+    private func feed(_ event: PipelineEvent, from source: TraceSource) {
+        let now = now
+        tracer?.record(.event(at: now, event, source: source))
         // Hardware events name no view, so they cannot be rejected.
         if let step = try? pipeline.handle(event, now: now) { route(step) }
     }
 
     private func route(_ step: PipelineStep) {
+        tracer?.record(outputs: step.outputs)
         for timed in step.outputs {
             switch timed.output {
             case .keyboard(let note):
@@ -235,11 +257,13 @@ final class DaemonCore {
     private func reload(_ new: DaemonConfiguration) {
         if new.classifier != configuration.classifier || new.ueventSource != configuration.ueventSource
             || new.controlUsers != configuration.controlUsers || new.controlGroups != configuration.controlGroups
-            || new.outboundQueue != configuration.outboundQueue
+            || new.outboundQueue != configuration.outboundQueue || new.trace != configuration.trace
         {
-            logger.notice("input and server settings changed; they take effect when insetd restarts")
+            logger.notice("input, server and trace settings changed; they take effect when insetd restarts")
         }
         configuration = new
+        let now = now
+        tracer?.record(.reconfigure(at: now, new.pipeline))
         route(pipeline.reconfigure(new.pipeline, now: now))
         publishPolicy()
         logger.info("configuration reloaded")

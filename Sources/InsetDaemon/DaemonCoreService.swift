@@ -31,7 +31,7 @@ final class DaemonCoreService: Service, Sendable {
     func run() async throws {
         let (events, continuation) = AsyncStream.makeStream(of: CoreEvent.self, bufferingPolicy: .unbounded)
         let source = try monitor.start()
-        let core = DaemonCore(
+        let core = try DaemonCore(
             configuration: configuration, devices: monitor.devices, tabletMode: monitor.tabletMode, logger: logger)
         await server.waitUntilListening()
         let keyboards = monitor.devices.filter { if case .keyboard = $0.classification.kind { true } else { false } }

@@ -2,9 +2,12 @@ import Foundation
 import Glibc
 import Logging
 
-/// Writes every byte, retrying after signals and partial writes. (Foundation's
-/// `FileHandle.write` traps when a signal interrupts it: a daemon must not.)
-func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+/// Writes every byte, retrying after signals and partial writes; returns 0, or
+/// the errno that stopped it. (Foundation's `FileHandle.write` traps when a
+/// signal interrupts it: a daemon must not.)
+@discardableResult
+func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) -> Int32 {
+    let bytes = Array(bytes)
     var offset = 0
     while offset < bytes.count {
         let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
@@ -13,9 +16,10 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
         } else if written < 0 && errno == EINTR {
             continue
         } else {
-            return
+            return written < 0 ? errno : EIO
         }
     }
+    return 0
 }
 
 /// Writes log lines to standard error. Under systemd (`JOURNAL_STREAM` set) each

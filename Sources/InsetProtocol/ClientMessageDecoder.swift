@@ -82,7 +82,7 @@ public enum ClientMessageDecoder {
     }
 
     /// "register: field \"frame.width\": expected a number" and the like.
-    static func describe(_ error: any Error, in type: String) -> String {
+    package static func describe(_ error: any Error, in type: String) -> String {
         guard let error = error as? DecodingError else { return "\(type): \(error)" }
         func path(_ context: DecodingError.Context, _ last: CodingKey? = nil) -> String {
             let keys = context.codingPath + (last.map { [$0] } ?? [])
@@ -104,7 +104,7 @@ public enum ClientMessageDecoder {
 
     private static func readable(_ type: Any.Type) -> String {
         switch type {
-        case is Double.Type, is Int.Type: "a number"
+        case is Double.Type, is Int.Type, is Int64.Type: "a number"
         case is Bool.Type: "true or false"
         case is String.Type: "a string"
         default: "an object or array of the right shape"

@@ -67,6 +67,12 @@ public enum DaemonMessage: Hashable, Sendable {
     /// The message as one line of JSON, newline included, keys sorted so the same
     /// message always gives the same bytes.
     public func line() -> Data {
+        jsonLine(jsonFields())
+    }
+
+    /// The message as a JSON object (what `line()` writes), for writers that add
+    /// fields of their own, such as a trace's output stream.
+    public func jsonFields() -> [String: Any] {
         var object: [String: Any]
         switch self {
         case .welcome(let version, let client, let state):
@@ -105,10 +111,16 @@ public enum DaemonMessage: Hashable, Sendable {
         case .bye(let reason):
             object = ["type": "bye", "reason": reason]
         }
-        var data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        data.append(UInt8(ascii: "\n"))
-        return data
+        return object
     }
+}
+
+/// One JSON object as one line, newline included, keys sorted so the same
+/// object always gives the same bytes.
+public func jsonLine(_ object: [String: Any]) -> Data {
+    var data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    data.append(UInt8(ascii: "\n"))
+    return data
 }
 
 private func jsonObject(_ value: some Encodable) -> Any {

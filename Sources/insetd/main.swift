@@ -30,6 +30,12 @@ struct Insetd: AsyncParsableCommand {
     @Option(name: .customLong("uevent-source"), help: "Override input.uevent-source: auto, udev or kernel.")
     var ueventSource: UeventSource?
 
+    @Option(name: .long, help: "Record every input of the core to this file (JSON lines; overrides trace.path).")
+    var trace: String?
+
+    @Option(name: .customLong("trace-output"), help: "Record the core's outputs beside the trace (overrides trace.output-path).")
+    var traceOutput: String?
+
     func run() async throws {
         if let checkConfig {
             do {
@@ -42,7 +48,10 @@ struct Insetd: AsyncParsableCommand {
             }
         }
         do {
-            try await Daemon.run(.init(configPath: config, socketPath: socket, ueventSource: ueventSource))
+            try await Daemon.run(
+                .init(
+                    configPath: config, socketPath: socket, ueventSource: ueventSource, tracePath: trace,
+                    traceOutputPath: traceOutput))
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data("insetd: invalid configuration\n\(error)\n".utf8))
             throw ExitCode(1)

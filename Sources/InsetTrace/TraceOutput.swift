@@ -1,0 +1,27 @@
+import Foundation
+import InsetCore
+import InsetProtocol
+
+/// Writes the core's outputs as JSON lines: the daemon beside a trace
+/// (`--trace-output`) and `insetctl replay` both use this, so a replay that
+/// computes the same outputs prints the same bytes.
+///
+/// Each line is the message clients receive, plus `t` (the instant in
+/// nanoseconds) and who it concerns: a keyboard notification carries its
+/// `focusOwner` instead of a recipient's `isLocal`; an adjustment its `client`.
+public enum TraceOutput {
+    public static func line(_ timed: TimedOutput) -> Data {
+        var object: [String: Any]
+        switch timed.output {
+        case .keyboard(let note):
+            object = DaemonMessage.keyboard(note, isLocal: false).jsonFields()
+            object["isLocal"] = nil
+            if let owner = note.focusOwner { object["focusOwner"] = owner.rawValue }
+        case .adjustment(let adjustment):
+            object = DaemonMessage.adjustment(view: adjustment.view.name, adjustment).jsonFields()
+            object["client"] = adjustment.view.client.rawValue
+        }
+        object["t"] = timed.at.nanoseconds
+        return jsonLine(object)
+    }
+}
