@@ -1,6 +1,7 @@
 import CLibevdev
 import Foundation
 import InputTestbed
+import InsetTrace
 import Testing
 
 extension HardwareInTheLoop {
@@ -47,6 +48,7 @@ extension HardwareInTheLoop {
             #expect(number(shrink, "end", "height") == 44)
             #expect(number(await client.next("adjustment"), "additionalBottomInset") == 10)
             #expect(await daemon.terminate() == 0)
+            try Self.expectIdenticalReplay(daemon, adjustments: 4, containing: #""additionalBottomInset":302"#)
         }
 
         @Test func hotkeyToggleShowsAndHidesTheKeyboard() async throws {
@@ -60,6 +62,8 @@ extension HardwareInTheLoop {
             #expect(await client.next("keyboard") { $0["phase"] as? String == "willHide" } != nil)
             #expect(number(await client.next("adjustment"), "additionalBottomInset") == 0)
             #expect(await daemon.terminate() == 0)
+            try Self.expectIdenticalReplay(daemon, adjustments: 3, containing: #""additionalBottomInset":302"#)
+            #expect(daemon.traceText.contains(#""command":"toggle","kind":"command","source":"hotkey""#))
         }
 
         @Test func foldingIntoTabletModeBringsTheFullKeyboard() async throws {
@@ -73,6 +77,8 @@ extension HardwareInTheLoop {
             testbed.switchState(hinge, Int32(SW_TABLET_MODE), on: false)
             #expect(number(await client.next("adjustment"), "additionalBottomInset") == 10)
             #expect(await daemon.terminate() == 0)
+            try Self.expectIdenticalReplay(daemon, adjustments: 4, containing: #""additionalBottomInset":302"#)
+            #expect(daemon.traceText.contains(#""kind":"tablet-mode","on":true"#))
         }
 
         @Test func sigtermSaysByeAndExitsZeroAndBadLinesDoNotHurt() async throws {
@@ -91,6 +97,62 @@ extension HardwareInTheLoop {
             #expect(await daemon.terminate() == 0)
             #expect(await client.next("bye")?["reason"] as? String == "shutdown")
             #expect(daemon.logText.contains("stopped"))
+            try Self.expectIdenticalReplay(daemon, adjustments: 0)
+        }
+
+        @Test func aSecretTypedWhileTracingLeavesNoTraceOfIt() async throws {
+            let keyboard = FixtureCatalogue.usbKeyboard
+            let (testbed, daemon, client) = try await Self.launch([keyboard])
+            // "Hunter2", then the toggle hotkey to mark the end of the typing.
+            let secret: [[Int32]] = [
+                [Int32(KEY_LEFTSHIFT), Int32(KEY_H)], [Int32(KEY_U)], [Int32(KEY_N)], [Int32(KEY_T)], [Int32(KEY_E)],
+                [Int32(KEY_R)], [Int32(KEY_2)],
+            ]
+            for keys in secret { testbed.tap(keyboard, keys) }
+            testbed.tap(keyboard, [Int32(KEY_LEFTMETA), Int32(KEY_K)])
+            #expect(await client.next("keyboard") { $0["phase"] as? String == "willShow" } != nil)
+            #expect(number(await client.next("adjustment"), "additionalBottomInset") == 302)
+            #expect(await daemon.terminate() == 0)
+
+            let kinds = daemon.traceText.split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["kind"] as? String
+            }
+            // Besides the timer's ticks and the monitor announcing the start-up keyboard,
+            // only the hotkey's command: the typing itself never reached the core.
+            #expect(
+                kinds.filter { $0 != "attached" && $0 != "tick" } == ["header", "register", "command"],
+                "\(daemon.traceText)")
+            #expect(kinds.filter { $0 == "attached" }.count <= 1)
+            let everything = daemon.traceText + daemon.outputText + daemon.logText
+            for needle in ["hunter", "Hunter", "KEY_H", "KEY_U", "KEY_2", "\"code\"", "\"value\""] {
+                #expect(!everything.contains(needle), "found \(needle)")
+            }
+            try Self.expectIdenticalReplay(daemon, adjustments: 2)
+        }
+
+        /// The run's trace, replayed with no hardware, gives the outputs the daemon
+        /// wrote, byte for byte; and the run did what the test saw it do.
+        static func expectIdenticalReplay(
+            _ daemon: DaemonProcess, adjustments: Int, containing needle: String? = nil, name: String = #function,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws {
+            // INSETD_SAVE_TRACES=DIR keeps each run's pair, ready to check in under
+            // Tests/InsetTraceTests/Traces (see the README).
+            if let directory = ProcessInfo.processInfo.environment["INSETD_SAVE_TRACES"] {
+                let base = "\(directory)/\(name.prefix { $0 != "(" })"
+                try daemon.traceText.write(toFile: "\(base).trace.jsonl", atomically: true, encoding: .utf8)
+                try daemon.outputText.write(toFile: "\(base).output.jsonl", atomically: true, encoding: .utf8)
+            }
+            let comparison = try daemon.replayComparison()
+            #expect(
+                comparison.isIdentical, "\(comparison.report(recordedName: daemon.traceOutput) ?? "")",
+                sourceLocation: sourceLocation)
+            let outputs = daemon.outputText.split(separator: "\n")
+            #expect(comparison.matching == outputs.count, sourceLocation: sourceLocation)
+            #expect(
+                outputs.filter { $0.contains(#""type":"adjustment""#) }.count == adjustments,
+                "\(daemon.outputText)", sourceLocation: sourceLocation)
+            if let needle { #expect(daemon.outputText.contains(needle), sourceLocation: sourceLocation) }
         }
     }
 }
