@@ -76,6 +76,27 @@ func temporaryConfig(_ text: String) throws -> String {
         }
     }
 
+    @Test func traceSettingsAreReadAndChecked() async throws {
+        let good = try await DaemonConfigurationLoader.load(
+            path: try temporaryConfig("""
+                trace: {path: /tmp/t.jsonl, output-path: /tmp/o.jsonl, max-bytes: 8192, when-full: rotate, keep: 2}
+                """))
+        #expect(good.trace == TraceSettings(path: "/tmp/t.jsonl", outputPath: "/tmp/o.jsonl", maxBytes: 8192, whenFull: .rotate, keep: 2))
+        let path = try temporaryConfig("trace: {output-path: /tmp/o.jsonl, max-bytes: 10, when-full: wrap, keep: -1}\n")
+        do {
+            _ = try await DaemonConfigurationLoader.load(path: path)
+            Issue.record("a bad trace section was accepted")
+        } catch {
+            #expect(
+                error.description.split(separator: "\n").map { $0.replacingOccurrences(of: path, with: "FILE") } == [
+                    "FILE: trace.max-bytes: '10' is out of range (4096 to 1099511627776)",
+                    "FILE: trace.when-full: 'wrap' is not one of stop, rotate",
+                    "FILE: trace.keep: '-1' is out of range (0 to 100)",
+                    "FILE: trace.output-path: '/tmp/o.jsonl' needs trace.path as well",
+                ])
+        }
+    }
+
     @Test func malformedYAMLIsAnErrorNotDefaults() async throws {
         let path = try temporaryConfig("keyboard: [unclosed\n")
         do {
