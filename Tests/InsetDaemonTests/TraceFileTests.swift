@@ -91,8 +91,10 @@ import Testing
 
     @Test func aKilledDaemonLeavesATraceThatReplaysUpToTheKill() async throws {
         let daemon = try TracedDaemon("{}")
-        _ = try await daemon.drive(updates: 3)
+        // The client stays connected until the kill, so the run ends with exactly its 4 requests.
+        let client = try await daemon.drive(updates: 3)
         kill(daemon.process.processIdentifier, SIGKILL)
+        withExtendedLifetime(client) {}
         // Simulate the kill landing mid-write: a cut-short last line.
         let handle = try #require(FileHandle(forWritingAtPath: daemon.trace))
         handle.seekToEndOfFile()
