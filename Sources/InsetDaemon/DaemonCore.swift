@@ -143,49 +143,33 @@ final class DaemonCore {
         let client = connection.id
         func view(_ name: String) -> ViewID { ViewID(client: client, name: name) }
         func acknowledge() { if let id = request.id { connection.send(.ok(id: id)) } }
-        let event: PipelineEvent
         switch request.message {
         case .hello:
             return  // the server answers a repeated hello itself
-        case .register(let wire): event = .register(view(wire.view), wire.description)
-        case .update(let wire): event = .update(view(wire.view), wire.description)
-        case .unregister(let name):
-            guard pipeline.engine.description(of: view(name)) != nil else {
-                connection.send(.error(ProtocolError(.unknownView, "no view \(view(name)) is registered", id: request.id)))
-                return
-            }
-            event = .unregister(view(name))
-        case .focus(let name, let field): event = .focus(view(name), field: field)
-        case .blur(let name): event = .blur(view(name))
-        case .scroll(let name, let rect, let margin):
-            event = .scrollToVisible(ScrollRequest(view: view(name), rect: rect, margin: margin))
-        case .transition(let duration, let screen): event = .transition(duration: .fromSeconds(duration), screen: screen)
-        case .dismiss(let name): event = .interactiveDismiss(view(name))
+        case .unregister(let name) where pipeline.engine.description(of: view(name)) == nil:
+            connection.send(.error(ProtocolError(.unknownView, "no view \(view(name)) is registered", id: request.id)))
+            return
         case .subscribe(let topics):
             clients[client]?.topics.formUnion(topics)
             acknowledge()
             return
         case .command(let command):
             logger.info("control command", metadata: ["command": "\(command.rawValue)", "client": "\(client)"])
-            switch command {
-            case .show: event = .command(.show)
-            case .hide: event = .command(.hide)
-            case .toggle: event = .command(.toggle)
-            case .rotate:
-                acknowledge()
-                return
-            }
-        case .policy(let mode):
-            feed(.mode(mode), from: .client(client))
-            publishPolicy()
-            acknowledge()
-            return
         case .status:
             connection.send(.status(id: request.id, state: snapshot, clients: clients.count, views: pipeline.engine.viewIDs.count))
             return
         case .devices:
             connection.send(.devices(id: request.id, wireDevices))
             return
+        default:
+            break
+        }
+        // Rotating the screen is the compositor's job: acknowledged only.
+        guard let event = request.message.pipelineEvent(for: client) else { return acknowledge() }
+        if case .policy = request.message {
+            feed(event, from: .client(client))
+            publishPolicy()
+            return acknowledge()
         }
         do {
             let now = now

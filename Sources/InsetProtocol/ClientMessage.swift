@@ -121,3 +121,28 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
 
     public var description: String { "\(code.rawValue): \(message)" }
 }
+
+extension ClientMessage {
+    /// The core event a client's message becomes, or nil for messages the daemon
+    /// answers itself (hello, subscribe, status, devices, rotate). One mapping for
+    /// the daemon and the fuzzer, so what is fuzzed is what runs.
+    public func pipelineEvent(for client: ClientID) -> PipelineEvent? {
+        func view(_ name: String) -> ViewID { ViewID(client: client, name: name) }
+        switch self {
+        case .hello, .subscribe, .status, .devices, .command(.rotate): return nil
+        case .register(let wire): return .register(view(wire.view), wire.description)
+        case .update(let wire): return .update(view(wire.view), wire.description)
+        case .unregister(let name): return .unregister(view(name))
+        case .focus(let name, let field): return .focus(view(name), field: field)
+        case .blur(let name): return .blur(view(name))
+        case .scroll(let name, let rect, let margin):
+            return .scrollToVisible(ScrollRequest(view: view(name), rect: rect, margin: margin))
+        case .transition(let duration, let screen): return .transition(duration: .fromSeconds(duration), screen: screen)
+        case .dismiss(let name): return .interactiveDismiss(view(name))
+        case .command(.show): return .command(.show)
+        case .command(.hide): return .command(.hide)
+        case .command(.toggle): return .command(.toggle)
+        case .policy(let mode): return .mode(mode)
+        }
+    }
+}
