@@ -106,7 +106,11 @@ let package = Package(
         .testTarget(
             name: "InsetTraceTests", dependencies: ["InsetTrace", "InsetCore", "InsetProtocol", "InputTestbed"],
             resources: [.copy("Traces")]),
-        .testTarget(name: "InsetDaemonTests", dependencies: ["InsetDaemon", "InsetCore", "InputTestbed"]),
+        .testTarget(
+            name: "InsetDaemonTests",
+            dependencies: [
+                "InsetDaemon", "InsetCore", "InputTestbed", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
         .testTarget(name: "InsetClientTests", dependencies: ["InsetClient", "InsetCore", "InsetProtocol", "InputTestbed"]),
         .testTarget(
             name: "InsetServerTests",

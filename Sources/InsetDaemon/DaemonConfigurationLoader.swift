@@ -20,7 +20,7 @@ public enum DaemonConfigurationLoader {
             provider = try await FileProvider<YAMLSnapshot>(filePath: FilePath(path))
         } catch {
             throw ConfigurationError(
-                source: path, problems: [.init(key: "(file)", value: path, why: "cannot be read as YAML: \(error)")])
+                source: path, problems: [.init(key: "(file)", value: path, why: "cannot be read as YAML: \(oneLine(error))")])
         }
         return try read(ConfigReader(provider: provider), source: path)
     }
@@ -90,6 +90,13 @@ public enum DaemonConfigurationLoader {
             throw ConfigurationValueError(error.reason)
         }
     }
+}
+
+/// A parser's multi-line message (the text, the offending line, a caret under
+/// it) as one line, so every problem stays one log and terminal line.
+func oneLine(_ error: any Error) -> String {
+    "\(error)".split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty && $0 != "^" }.joined(separator: "; ")
 }
 
 /// Why one value is wrong (the loader adds the key and the value).
