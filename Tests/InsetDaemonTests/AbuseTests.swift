@@ -1,0 +1,128 @@
+import Foundation
+import Glibc
+import InputTestbed
+import Testing
+
+/// The real insetd under hostile or careless clients: bounded in count and time.
+@Suite struct AbuseTests {
+    final class Daemon {
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("abuse-\(UUID().uuidString.prefix(8)).sock").path
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("abuse-\(UUID().uuidString.prefix(8)).log").path
+        let process: Process
+
+        init() throws {
+            process = try InsetdLauncher.start(socket: socket, log: log)
+        }
+
+        var pid: Int32 { process.processIdentifier }
+
+        /// The daemon's open file descriptors, from /proc.
+        var openDescriptors: Int { ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).count }
+
+        /// User + system CPU time so far, in clock ticks (1/100 s), from /proc/PID/stat.
+        var cpuTicks: Int {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            // Fields after the parenthesised command name; utime and stime are the 14th and 15th.
+            let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+            return fields.count > 13 ? Int(fields[11])! + Int(fields[12])! : -1
+        }
+
+        func status() async throws -> [String: Any] {
+            let client = try #require(await InsetdLauncher.connect(socket))
+            client.sendLine(#"{"type":"status","id":1}"#)
+            return try #require(await client.next("status"))
+        }
+
+        deinit {
+            if process.isRunning { kill(pid, SIGKILL) }
+            try? FileManager.default.removeItem(atPath: socket)
+            try? FileManager.default.removeItem(atPath: log)
+        }
+    }
+
+    static let register = #"{"type":"register","view":"v","frame":{"x":0,"y":0,"width":400,"height":800},"contentSize":{"width":400,"height":3000}}"#
+
+    struct BadMessage: Sendable, CustomTestStringConvertible {
+        var name: String
+        var line: String
+        var code: String
+        var testDescription: String { name }
+    }
+
+    static let binary: String = {
+        let bytes: [UInt8] = (0..<200).map { UInt8(($0 * 37 + 11) % 256) }
+        return String(decoding: bytes.filter { $0 != 10 }, as: UTF8.self)
+    }()
+    static let deepArrays: String = String(repeating: "[", count: 30000) + String(repeating: "]", count: 30000)
+    static let deepObjects: String = {
+        let open = String(repeating: #"{"a":"#, count: 6000)
+        return #"{"type":"focus","view":"v","field":"# + open + "1" + String(repeating: "}", count: 6001)
+    }()
+
+    static let badMessages: [BadMessage] = [
+        BadMessage(name: "truncated JSON", line: #"{"type":"register","view":"v","frame":{"x":0,"#, code: "malformed-json"),
+        BadMessage(name: "binary bytes", line: binary, code: "malformed-json"),
+        BadMessage(name: "NUL bytes", line: "{\"type\":\"status\u{0}\"}\u{0}\u{0}", code: "malformed-json"),
+        BadMessage(name: "nested arrays 30000 deep", line: deepArrays, code: "malformed-json"),
+        // Foundation refuses nesting past its depth limit (512) before any field is read.
+        BadMessage(name: "nested objects in a field", line: deepObjects, code: "malformed-json"),
+        BadMessage(name: "a number too large", line: #"{"type":"transition","duration":1e999}"#, code: "malformed-json"),
+        BadMessage(
+            name: "a string where a number goes",
+            line: #"{"type":"scroll","view":"v","rect":{"x":"0","y":0,"width":1,"height":1}}"#, code: "invalid-field"),
+        BadMessage(name: "a JSON array", line: "[1,2,3]", code: "malformed-json"),
+    ]
+
+    @Test(arguments: badMessages)
+    func badMessagesGetAnErrorAndTheDaemonServesOn(_ message: BadMessage) async throws {
+        let (name, line, code) = (message.name, message.line, message.code)
+        let daemon = try Daemon()
+        let client = try #require(await InsetdLauncher.connect(daemon.socket))
+        client.sendLine(Self.register)
+        _ = await client.next("adjustment")
+        client.sendLine(line)
+        let error = await client.next("error")
+        #expect(error?["code"] as? String == code, "\(name): \(error ?? [:])")
+        client.sendLine(#"{"type":"status","id":2}"#)
+        #expect(number(await client.next("status"), "views") == 1, "\(name): the same connection still works")
+        #expect(daemon.process.isRunning)
+        await ChildProcess.terminate(daemon.process)
+    }
+
+    @Test func anOversizedLineClosesThatClientOnly() async throws {
+        let daemon = try Daemon()
+        let bystander = try #require(await InsetdLauncher.connect(daemon.socket))
+        let client = try #require(await InsetdLauncher.connect(daemon.socket))
+        client.send(String(repeating: "x", count: 70_000))
+        #expect(await client.next("error")?["code"] as? String == "line-too-long")
+        #expect(await client.isClosedByPeer())
+        bystander.sendLine(#"{"type":"status","id":3}"#)
+        #expect(number(await bystander.next("status"), "clients") == 1)
+        await ChildProcess.terminate(daemon.process)
+    }
+
+    @Test func aThousandConnectionsComeAndGoWithoutLeakingAndTheDaemonGoesIdle() async throws {
+        let daemon = try Daemon()
+        _ = try await daemon.status()
+        try await Task.sleep(for: .milliseconds(100))
+        let descriptorsBefore = daemon.openDescriptors
+        for index in 0..<1000 {
+            let client = try #require(await InsetdLauncher.connect(daemon.socket), "connection \(index)")
+            // Half leave with a registered view, half right after hello.
+            if index % 2 == 0 {
+                client.sendLine(Self.register)
+                _ = await client.next("adjustment")
+            }
+        }
+        let status = try await daemon.status()
+        #expect(number(status, "clients") == 1, "only the asking client remains")
+        #expect(number(status, "views") == 0, "every view left with its client")
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(daemon.openDescriptors == descriptorsBefore, "descriptors before \(descriptorsBefore), after \(daemon.openDescriptors)")
+
+        let ticks = daemon.cpuTicks
+        try await Task.sleep(for: .seconds(1))
+        #expect(daemon.cpuTicks - ticks <= 2, "busy while idle: \(daemon.cpuTicks - ticks) ticks in 1 s")
+        await ChildProcess.terminate(daemon.process)
+    }
+}
