@@ -9,9 +9,11 @@ public final class LineClient: @unchecked Sendable {
     private let queue = DispatchQueue(label: "LineClient")
     public let fd: Int32
     private var pending: [UInt8] = []
+    private var closed = false
 
     public init(path: String, receiveTimeout: Double = 3) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: the daemons and tools tests start must not inherit test sockets.
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -22,14 +24,22 @@ public final class LineClient: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard rc == 0 else {
-            close(fd)
+            Glibc.close(fd)
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
         var timeout = timeval(tv_sec: Int(receiveTimeout), tv_usec: Int((receiveTimeout - Double(Int(receiveTimeout))) * 1e6))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    deinit { close(fd) }
+    deinit { close() }
+
+    /// Closes the connection now (closing twice is harmless). Call it from the
+    /// task that owns the client, with no read pending.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        Glibc.close(fd)
+    }
 
     public func send(_ text: String) {
         let bytes = Array(text.utf8)

@@ -150,6 +150,7 @@ final class InputReader {
         devices[description.syspath] = OpenDevice(
             device: device, evdev: evdev, matcher: HotkeyMatcher(hotkeys: classifier.hotkeys), token: token)
         logger.info("input device opened", metadata: metadata)
+        publishDevices()
         if case .keyboard = device.classification.kind { emit(.keyboardAttached(device)) } else { emit(.deviceWatched(device)) }
         if device.classification.hasTabletModeSwitch, let on = evdev.switchIsOn(Int32(SW_TABLET_MODE)) {
             setTabletMode(on, for: description.syspath)
@@ -160,6 +161,7 @@ final class InputReader {
     private func trackIgnored(_ device: InputDevice) {
         devices[device.description.syspath] = OpenDevice(
             device: device, evdev: nil, matcher: HotkeyMatcher(hotkeys: []), token: 0)
+        publishDevices()
         emit(.deviceIgnored(device))
     }
 
@@ -177,6 +179,8 @@ final class InputReader {
 
     private func remove(_ syspath: String, because why: String) {
         guard let open = devices.removeValue(forKey: syspath) else { return }
+        // The published list is current before anyone hears of the removal.
+        publishDevices()
         if let evdev = open.evdev {
             epoll_ctl(epoll, EPOLL_CTL_DEL, evdev.fileDescriptor, nil)
             syspathsByToken[open.token] = nil
