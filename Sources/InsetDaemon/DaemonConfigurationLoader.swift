@@ -14,7 +14,9 @@ public enum DaemonConfigurationLoader {
         do {
             // A file of comments only is a valid, empty configuration; the
             // provider insists on a top-level mapping, so ask Yams first.
-            if let text = try? String(contentsOfFile: path, encoding: .utf8), try Yams.load(yaml: text) == nil {
+            // `compose` only parses: `load` would construct Swift values and traps on a
+            // key that is not a scalar (Yams force-unwraps it), which the fuzz tests found.
+            if let text = try? String(contentsOfFile: path, encoding: .utf8), try Yams.compose(yaml: text) == nil {
                 return DaemonConfiguration.defaults
             }
             provider = try await FileProvider<YAMLSnapshot>(filePath: FilePath(path))

@@ -35,6 +35,15 @@ import Testing
         }
     }
 
+    /// Found by `mutatedShippedFilesAreUsableOrAClearError`: a mapping key that is
+    /// not a scalar made Yams trap (a force unwrap in its value construction).
+    @Test(arguments: ["[a]: 1\n", "screen: {[w]: 1}\n", "? {x: 1}\n: 2\n", "keyboard:\n  ? [mode]\n  : auto\n"])
+    func aKeyThatIsNotAScalarIsAClearError(_ text: String) async throws {
+        let path = try temporaryConfig(text)
+        let error = await #expect(throws: ConfigurationError.self) { try await DaemonConfigurationLoader.load(path: path) }
+        #expect(error?.description.contains("cannot be read as YAML: YAML key is not convertible to string") == true)
+    }
+
     static let alphabet: [Character] = Array("abcdefghijklmnopqrstuvwxyz-_.0123456789 :\n\t{}[],\"'#&*!|>%@`\\-~?")
     static let yamlish = Gen.int(in: 0...(alphabet.count - 1)).array(of: 0...400).map { String($0.map { alphabet[$0] }) }
 
