@@ -61,8 +61,8 @@ final class InputReader {
 
     /// Reads every input device present now.
     func enumerate() throws(InputSystemError) {
+        // Each add publishes the device list itself.
         for node in try context.inputEventNodes() { add(node) }
-        publishDevices()
     }
 
     /// Blocks in `epoll_wait` with no timeout (an idle daemon never wakes up)
@@ -99,7 +99,6 @@ final class InputReader {
             case "change": change(device)
             default: continue
             }
-            publishDevices()
         }
     }
 
@@ -175,6 +174,7 @@ final class InputReader {
             return
         }
         devices[description.syspath]?.device.description = description
+        publishDevices()
     }
 
     private func remove(_ syspath: String, because why: String) {
@@ -218,7 +218,6 @@ final class InputReader {
             devices[syspath]?.matcher = open.matcher
             if case .failed(let error) = result {
                 remove(syspath, because: "read failed: \(InputSystemError("read", errno: error))")
-                publishDevices()
                 return
             }
         }
@@ -227,7 +226,6 @@ final class InputReader {
         let hangUp = UInt32(EPOLLHUP.rawValue) | UInt32(EPOLLERR.rawValue) | UInt32(EPOLLRDHUP.rawValue)
         if events & hangUp != 0 {
             remove(syspath, because: "hang-up")
-            publishDevices()
         }
     }
 
@@ -235,6 +233,8 @@ final class InputReader {
         if let combined = tablet.set(on, for: syspath) { emit(.tabletMode(combined)) }
     }
 
+    /// Called wherever `devices` changes, before the change is announced, so
+    /// a listener never sees an event ahead of the list.
     private func publishDevices() {
         publish(devices.values.map(\.device).sorted { $0.description.syspath < $1.description.syspath })
     }
