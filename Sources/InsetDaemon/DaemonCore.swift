@@ -166,15 +166,9 @@ final class DaemonCore {
         }
         // Rotating the screen is the compositor's job: acknowledged only.
         guard let event = request.message.pipelineEvent(for: client) else { return acknowledge() }
-        if case .policy = request.message {
-            feed(event, from: .client(client))
-            publishPolicy()
-            return acknowledge()
-        }
         do {
-            let now = now
-            tracer?.record(.event(at: now, event, source: .client(client)))
-            route(try pipeline.handle(event, now: now))
+            try step(event, from: .client(client))
+            if case .policy = request.message { publishPolicy() }
             acknowledge()
         } catch {
             connection.send(.error(ProtocolError(.unknownView, error.description, id: request.id)))
@@ -183,11 +177,17 @@ final class DaemonCore {
 
     // MARK: - Outputs
 
-    private func feed(_ event: PipelineEvent, from source: TraceSource) {
+    /// Records the event, then hands it to the pipeline at the same instant (a
+    /// replay feeds it at that instant too), and routes the outputs.
+    private func step(_ event: PipelineEvent, from source: TraceSource) throws(UnknownViewError) {
         let now = now
         tracer?.record(.event(at: now, event, source: source))
-        // Hardware events name no view, so they cannot be rejected.
-        if let step = try? pipeline.handle(event, now: now) { route(step) }
+        route(try pipeline.handle(event, now: now))
+    }
+
+    /// `step` for events that name no view, which the pipeline cannot reject.
+    private func feed(_ event: PipelineEvent, from source: TraceSource) {
+        try? step(event, from: source)
     }
 
     private func route(_ step: PipelineStep) {
