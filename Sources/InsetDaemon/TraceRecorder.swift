@@ -18,15 +18,12 @@ final class TraceRecorder {
     private var trace: Int32 = -1
     private var output: Int32 = -1
     private var traceBytes = 0
-    private let encoder: JSONEncoder
 
     init(settings: TraceSettings, header: TraceHeader, logger: Logger) throws(TraceOpenError) {
         precondition(settings.path != nil, "a recorder needs a trace path")
         self.settings = settings
         self.header = header
         self.logger = logger
-        encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         try open()
         logger.info(
             "tracing the core's inputs",
@@ -41,8 +38,7 @@ final class TraceRecorder {
 
     func record(_ record: TraceRecord) {
         guard isRecording else { return }
-        var line = try! encoder.encode(record)
-        line.append(UInt8(ascii: "\n"))
+        let line = record.line()
         if traceBytes + line.count > settings.maxBytes { full() }
         guard isRecording else { return }
         write(line, to: trace)
@@ -92,9 +88,7 @@ final class TraceRecorder {
         switch settings.whenFull {
         case .stop:
             let reason = "size limit of \(settings.maxBytes) bytes reached"
-            var line = try! encoder.encode(TraceRecord.end(reason: reason))
-            line.append(UInt8(ascii: "\n"))
-            write(line, to: trace)
+            write(TraceRecord.end(reason: reason).line(), to: trace)
             closeFiles()
             logger.notice("trace stopped", metadata: ["reason": "\(reason)"])
         case .rotate:

@@ -15,9 +15,8 @@ public struct OutputComparison: Sendable, Equatable {
     public var isIdentical: Bool { line == nil }
 
     public static func compare(replayed: [Data], recorded: Data) -> OutputComparison {
-        var lines = recorded.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        let truncated = lines.last.map { !$0.isEmpty } ?? false
-        lines.removeLast()
+        var (lines, truncated) = splitLines(recorded)
+        if truncated { lines.removeLast() }
         // Replayed lines end in a newline; recorded ones were split on it.
         let replayedLines = replayed.map { $0.last == UInt8(ascii: "\n") ? $0.dropLast() : $0[...] }
         let common = min(lines.count, replayedLines.count)

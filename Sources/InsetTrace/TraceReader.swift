@@ -31,10 +31,7 @@ public enum TraceReader {
     }
 
     public static func read(_ data: Data, name: String) throws(TraceError) -> File {
-        var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        // A file that ends in a newline splits into a last, empty piece.
-        let unterminated = lines.last.map { !$0.isEmpty } ?? false
-        if !unterminated { lines.removeLast() }
+        let (lines, unterminated) = splitLines(data)
         var records: [TraceRecord] = []
         var warnings: [String] = []
         let decoder = JSONDecoder()

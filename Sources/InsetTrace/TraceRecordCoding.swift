@@ -1,3 +1,4 @@
+import Foundation
 import InsetCore
 import InsetProtocol
 
@@ -227,4 +228,26 @@ struct TracedConfiguration: Codable {
                 ignoreExternalKeyboards: ignoreExternalKeyboards),
             filterWindow: .nanoseconds(filterWindowNs), navigationThreshold: .nanoseconds(navigationThresholdNs))
     }
+}
+
+extension TraceRecord {
+    /// The record as one trace line, newline included: keys sorted and slashes
+    /// unescaped, so the same record always gives the same readable bytes.
+    public func line() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var data = try! encoder.encode(self)
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+}
+
+/// A JSON-lines file split at its newlines: every line, a cut-short last one
+/// included, and whether the file ended mid-line (insetd stopped mid-write).
+func splitLines(_ data: Data) -> (lines: [Data.SubSequence], lastLineCutShort: Bool) {
+    var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    // A file that ends in a newline splits into a last, empty piece.
+    let cutShort = lines.last.map { !$0.isEmpty } ?? false
+    if !cutShort { lines.removeLast() }
+    return (lines, cutShort)
 }

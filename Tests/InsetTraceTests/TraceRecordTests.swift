@@ -11,10 +11,9 @@ let formDescription = ViewDescription(
     frame: Rect(x: 0, y: 0, width: 390, height: 844), safeAreaInsets: EdgeInsets(top: 47, left: 0, bottom: 34, right: 0),
     contentSize: Size(width: 390, height: 2000))
 
+/// The record's trace line without its newline.
 func encode(_ record: TraceRecord) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    return String(decoding: try encoder.encode(record), as: UTF8.self)
+    String(decoding: record.line().dropLast(), as: UTF8.self)
 }
 
 @Suite struct TraceRecordTests {

@@ -19,10 +19,7 @@ struct Recording {
     }
 
     mutating func write(_ record: TraceRecord) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        trace.append(try encoder.encode(record))
-        trace.append(UInt8(ascii: "\n"))
+        trace.append(record.line())
     }
 
     /// Fires the deadlines due before `now` as the daemon's timer would, then handles `event`.
