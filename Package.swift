@@ -16,6 +16,8 @@ let package = Package(
         .executable(name: "insetd", targets: ["insetd"]),
         .executable(name: "insetctl", targets: ["insetctl"]),
         .executable(name: "inset-demo", targets: ["inset-demo"]),
+        // Emulated input hardware (umockdev) for the tests and the performance harness.
+        .library(name: "InputTestbed", targets: ["InputTestbed"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -84,8 +86,8 @@ let package = Package(
             name: "insetctl",
             dependencies: ["InsetTrace", "InsetCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        // Emulated input hardware for tests: device fixtures generated from code and
-        // a umockdev testbed. Only test targets depend on it.
+        // Emulated input hardware: device fixtures generated from code, a umockdev
+        // testbed, and child processes. Only tests and Benchmarks/ depend on it.
         .target(name: "InputTestbed", dependencies: ["InsetInput", "CUMockdev", "CLibevdev"]),
         // Replays a scenario through the pure core and prints what clients would receive.
         .executableTarget(

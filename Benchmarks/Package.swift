@@ -17,6 +17,7 @@ let package = Package(
         // Only the malloc interposer trait: the default runtime-interposer trait
         // needs a package outside the set this project resolves from.
         .package(url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
         .executableTarget(
@@ -27,6 +28,23 @@ let package = Package(
             ],
             path: "Benchmarks/InsetEngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        )
+        ),
+        // The daemon-level harness (issue 5): real insetd under umockdev, real
+        // clients, the C baseline beside it. Run with scripts/perf.
+        .executableTarget(
+            name: "insetd-perf",
+            dependencies: [
+                .product(name: "InputTestbed", package: insetdPackage),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/insetd-perf"
+        ),
+        // The least a program can do to carry an evdev event to a socket client.
+        .executableTarget(
+            name: "evdev-baseline",
+            path: "Sources/evdev-baseline",
+            cSettings: [.unsafeFlags(["-I/usr/include/libevdev-1.0"])],
+            linkerSettings: [.linkedLibrary("evdev")]
+        ),
     ]
 )

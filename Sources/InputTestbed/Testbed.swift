@@ -91,20 +91,27 @@ public final class Testbed {
 
     /// Writes one `struct input_event` into the device, as the kernel would.
     public func emit(_ device: FixtureDevice, type: Int32, code: Int32, value: Int32) {
-        var event = input_event()
-        event.type = UInt16(type)
-        event.code = UInt16(code)
-        event.value = value
-        let fd = umockdev_testbed_get_dev_fd(raw, device.devnode)
-        precondition(fd >= 0, "\(device.devnode) has no emulated node")
-        let written = withUnsafeBytes(of: &event) { write(fd, $0.baseAddress, $0.count) }
-        precondition(written == MemoryLayout<input_event>.size, "short write to \(device.devnode)")
+        emit(device, frame: [(type, code, value)])
     }
 
-    /// A key press or release followed by `SYN_REPORT`.
+    /// Writes events with one write(2), as the kernel hands a reader a whole report.
+    public func emit(_ device: FixtureDevice, frame: [(type: Int32, code: Int32, value: Int32)]) {
+        var events = frame.map { item in
+            var event = input_event()
+            event.type = UInt16(item.type)
+            event.code = UInt16(item.code)
+            event.value = item.value
+            return event
+        }
+        let fd = umockdev_testbed_get_dev_fd(raw, device.devnode)
+        precondition(fd >= 0, "\(device.devnode) has no emulated node")
+        let written = events.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
+        precondition(written == MemoryLayout<input_event>.stride * events.count, "short write to \(device.devnode)")
+    }
+
+    /// A key press or release followed by `SYN_REPORT`, in one report.
     public func key(_ device: FixtureDevice, _ code: Int32, _ value: Int32) {
-        emit(device, type: Int32(EV_KEY), code: code, value: value)
-        emit(device, type: Int32(EV_SYN), code: Int32(SYN_REPORT), value: 0)
+        emit(device, frame: [(Int32(EV_KEY), code, value), (Int32(EV_SYN), Int32(SYN_REPORT), 0)])
     }
 
     /// Presses then releases each key in order (modifiers first, released last).
@@ -115,8 +122,7 @@ public final class Testbed {
 
     /// A switch change followed by `SYN_REPORT`.
     public func switchState(_ device: FixtureDevice, _ code: Int32, on: Bool) {
-        emit(device, type: Int32(EV_SW), code: code, value: on ? 1 : 0)
-        emit(device, type: Int32(EV_SYN), code: Int32(SYN_REPORT), value: 0)
+        emit(device, frame: [(Int32(EV_SW), code, on ? 1 : 0), (Int32(EV_SYN), Int32(SYN_REPORT), 0)])
     }
 }
 

@@ -1,0 +1,170 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import InputTestbed
+
+/// The performance harness of issue 5: runs the real `insetd` under umockdev
+/// with emulated devices and real socket clients, and the C baseline beside
+/// it in the same run, and prints what it measured against each target.
+@main
+struct InsetdPerf: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "insetd-perf",
+        abstract: "Measures insetd's latency, fan-out, wakeups, CPU and memory against emulated hardware.",
+        discussion: "Re-runs itself under umockdev-wrapper when started without it. See docs/PERFORMANCE.md.")
+
+    @Option(help: "The insetd binary to measure (a release build).")
+    var insetd: String
+
+    @Option(help: "The evdev-baseline binary.")
+    var baseline: String
+
+    @Option(help: "Hotkey latency samples (each for insetd and for the baseline).")
+    var samples = 1000
+
+    @Option(help: "Clients for the fan-out measurement.")
+    var clients = 1000
+
+    @Option(help: "Keyboard changes timed across all clients.")
+    var changes = 100
+
+    @Option(name: .customLong("idle-seconds"), help: "Length of the idle measurement.")
+    var idleSeconds = 30
+
+    @Option(name: .customLong("storm-rate"), help: "Key events per second in the typing storm.")
+    var stormRate = 2000
+
+    @Option(name: .customLong("storm-seconds"), help: "Length of the typing storm.")
+    var stormSeconds = 10
+
+    @Option(help: "Daemon starts timed to READY=1.")
+    var startups = 20
+
+    @Option(help: "Also write the Markdown report to this file.")
+    var markdown: String?
+
+    @Flag(name: .customLong("fail-on-miss"), help: "Exit 1 when a target is missed.")
+    var failOnMiss = false
+
+    func validate() throws {
+        for (name, path) in [("--insetd", insetd), ("--baseline", baseline)] where access(path, X_OK) != 0 {
+            throw ValidationError("\(name) \(path) is not an executable file")
+        }
+        guard samples > 0, clients >= 10, changes > 0, idleSeconds >= 10, stormRate > 0, stormSeconds > 0, startups > 0
+        else { throw ValidationError("counts must be positive, --clients at least 10, --idle-seconds at least 10") }
+    }
+
+    func run() throws {
+        guard Testbed.isAvailable else { try Self.reexecUnderUmockdev() }
+        let run = try PerfRun(insetd: insetd, baseline: baseline)
+        try run.measureStartup(count: startups)
+        try run.measureSteadyState(self)
+        try run.measureMemoryWithoutPreload()
+        let command = (["insetd-perf"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+        let text = run.report.markdown(machine: Report.machineDescription(), command: command)
+        print(text)
+        if let markdown { try text.write(toFile: markdown, atomically: true, encoding: .utf8) }
+        if failOnMiss, !run.report.missed.isEmpty { throw ExitCode(1) }
+    }
+
+    /// umockdev works by preloading into the process that owns the testbed.
+    private static func reexecUnderUmockdev() throws -> Never {
+        let wrapper = "/usr/bin/umockdev-wrapper"
+        let self_ = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let arguments = [wrapper, self_] + CommandLine.arguments.dropFirst()
+        let argv = arguments.map { strdup($0) } + [nil]
+        execv(wrapper, argv)
+        throw HarnessError("cannot run \(wrapper): errno \(errno) (install umockdev)")
+    }
+}
+
+/// One harness run: the testbed with its devices, the scratch directory, and
+/// the report being filled.
+final class PerfRun {
+    let testbed = Testbed()
+    let insetd: String
+    let baseline: String
+    let directory: String
+    let config: String
+    let log: String
+    let notify: NotifyListener
+    var report = Report()
+    /// The keyboard insetd reads hotkeys and typing from.
+    let keyboard = FixtureCatalogue.usbKeyboard
+    /// The baseline's own keyboard; insetd is told to ignore it (never opens it).
+    let baselineDevice: FixtureDevice = {
+        var device = FixtureCatalogue.usbKeyboard.renumbered(40)
+        device.properties["INSETD_IGNORE"] = "1"
+        return device
+    }()
+    let startupDevices = FixtureCatalogue.all
+    /// Devices insetd reads after start-up: both keyboards, the hinge switch,
+    /// the remapper (a hotkey source) and the Bluetooth keyboard.
+    let steadyDevices = [
+        FixtureCatalogue.usbKeyboard, FixtureCatalogue.atKeyboard, FixtureCatalogue.bluetoothKeyboard,
+        FixtureCatalogue.tabletSwitch, FixtureCatalogue.remapperKeyboard,
+    ]
+    var readDevices: Int { steadyDevices.count }
+
+    init(insetd: String, baseline: String) throws {
+        self.insetd = insetd
+        self.baseline = baseline
+        var template = Array("/tmp/insetd-perf-XXXXXX".utf8CString)
+        guard mkdtemp(&template) != nil else { throw HarnessError("mkdtemp: errno \(errno)") }
+        directory = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        config = directory + "/insetd.yaml"
+        log = directory + "/insetd.log"
+        // A phone screen; the filter window is 0 so P1 measures the path, not the debounce.
+        try """
+        screen: {width: 390, height: 844}
+        keyboard: {portrait-height: 336, accessory-bar-height: 44}
+        filter: {window-ms: 0}
+        server: {outbound-queue: 256}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        notify = try NotifyListener(directory: directory)
+        // Every daemon of the run inherits it, as under systemd's Type=notify.
+        setenv("NOTIFY_SOCKET", notify.path, 1)
+        for device in startupDevices + [baselineDevice] { try testbed.add(device) }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    func startDaemon(environment: [String: String]? = nil) throws -> DaemonUnderTest {
+        try DaemonUnderTest(
+            binary: insetd, config: config, socket: directory + "/insetd.sock", log: log, notify: notify,
+            environment: environment)
+    }
+
+    /// P1, P3, P4, P2 on one daemon with five devices read.
+    func measureSteadyState(_ options: InsetdPerf) throws {
+        for device in startupDevices where !steadyDevices.contains(device) { testbed.remove(device) }
+        let daemon = try startDaemon()
+        let first = try daemon.connect(view: true)
+        let bare = try BaselineUnderTest(binary: baseline, socket: directory + "/baseline.sock", devnode: baselineDevice.devnode)
+        try measureHotkeyLatency(daemon: daemon, client: first, baseline: bare, count: options.samples)
+
+        let fleet = ClientFleet()
+        fleet.add(first)
+        while fleet.count < 10 { fleet.add(try daemon.connect(view: true)) }
+        try measureIdle(daemon: daemon, clients: fleet, seconds: options.idleSeconds)
+        try measureTypingStorm(daemon: daemon, clients: fleet, rate: options.stormRate, seconds: options.stormSeconds)
+        try measureFanOut(daemon: daemon, clients: fleet, total: options.clients, changes: options.changes)
+        guard daemon.stop() == .exited(0) else { throw HarnessError("insetd did not stop cleanly; see \(log)") }
+    }
+
+    /// P5a as deployed: no preload library in the daemon (so no emulated devices).
+    func measureMemoryWithoutPreload() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["LD_PRELOAD"] = nil
+        environment["UMOCKDEV_DIR"] = nil
+        environment["NOTIFY_SOCKET"] = notify.path
+        let daemon = try startDaemon(environment: environment)
+        let clients = try (0..<10).map { _ in try daemon.connect(view: true) }
+        pause(nanoseconds: 500_000_000)
+        let rss = daemon.probe.residentKibibytes
+        report.add(
+            "P5", "RSS idle, \(clients.count) clients, no preload, no devices", mebibytes(kibibytes: rss),
+            target: "≤ 12 MiB", met: rss <= 12 * 1024)
+        guard daemon.stop() == .exited(0) else { throw HarnessError("insetd did not stop cleanly; see \(log)") }
+    }
+}

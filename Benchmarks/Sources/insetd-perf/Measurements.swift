@@ -1,0 +1,144 @@
+import CLibevdev
+import Glibc
+import InputTestbed
+
+/// The measurements of issue 5, in the order one run takes them: start-up with
+/// ten devices; then one daemon with five devices for hotkey latency (side by
+/// side with the C baseline), idle wakeups, the typing storm, and finally the
+/// 1000-client fan-out.
+extension PerfRun {
+    static let hotkeyModifier = Int32(KEY_LEFTMETA)
+    static let hotkeyKey = Int32(KEY_K)
+
+    /// P5b: exec → READY=1 with ten devices, over `count` starts.
+    func measureStartup(count: Int) throws {
+        var samples = Samples()
+        for _ in 0..<count {
+            let daemon = try startDaemon()
+            samples.append(daemon.startup)
+            guard daemon.stop() == .exited(0) else { throw HarnessError("insetd did not stop cleanly; see \(log)") }
+        }
+        report.add(
+            "P5", "exec → READY=1, \(startupDevices.count) devices (p50 / p99 of \(count))",
+            "\(milliseconds(samples.p50)) / \(milliseconds(samples.p99))", target: "≤ 100 ms",
+            met: samples.p99 <= 100_000_000)
+    }
+
+    /// P1: hotkey press written to the device → the client reads the keyboard
+    /// notification, alternating with the same press through the baseline.
+    func measureHotkeyLatency(daemon: DaemonUnderTest, client: SocketClient, baseline: BaselineUnderTest, count: Int) throws {
+        var insetd = Samples()
+        var bare = Samples()
+        for _ in 0..<count {
+            testbed.key(keyboard, Self.hotkeyModifier, 1)
+            pause(nanoseconds: 2_000_000)  // the modifier is read before the clock starts
+            var started = monotonicNanoseconds()
+            testbed.key(keyboard, Self.hotkeyKey, 1)
+            insetd.append(try client.waitForLine(containing: #""type":"keyboard""#) - started)
+            testbed.key(keyboard, Self.hotkeyKey, 0)
+            testbed.key(keyboard, Self.hotkeyModifier, 0)
+            _ = try client.waitForLine(containing: #""type":"adjustment""#)
+
+            testbed.key(baselineDevice, Self.hotkeyModifier, 1)
+            _ = try baseline.client.waitForLine(containing: "1 \(Self.hotkeyModifier) 1")
+            started = monotonicNanoseconds()
+            testbed.key(baselineDevice, Self.hotkeyKey, 1)
+            bare.append(try baseline.client.waitForLine(containing: "1 \(Self.hotkeyKey) 1") - started)
+            testbed.key(baselineDevice, Self.hotkeyKey, 0)
+            testbed.key(baselineDevice, Self.hotkeyModifier, 0)
+            _ = try baseline.client.waitForLine(containing: "1 \(Self.hotkeyModifier) 0")
+            pause(nanoseconds: 1_000_000)
+        }
+        report.add(
+            "P1", "hotkey → keyboard notification, insetd p50 / p99 (\(count) samples)",
+            "\(milliseconds(insetd.p50)) / \(milliseconds(insetd.p99))", target: "p99 ≤ 1 ms", met: insetd.p99 <= 1_000_000)
+        report.add(
+            "P1", "same key → line, C baseline p50 / p99", "\(milliseconds(bare.p50)) / \(milliseconds(bare.p99))")
+        report.add(
+            "P1", "ratio insetd / baseline, p50 / p99", "\(ratio(insetd.p50, bare.p50)) / \(ratio(insetd.p99, bare.p99))",
+            target: "p99 ≤ 2×", met: insetd.p99 <= 2 * bare.p99)
+    }
+
+    /// P3 and P5a: the daemon left alone with its clients and devices.
+    func measureIdle(daemon: DaemonUnderTest, clients: ClientFleet, seconds: Int) throws {
+        _ = try clients.discardAll()
+        pause(nanoseconds: 500_000_000)  // let the last replies settle before counting
+        let before = daemon.probe.counters()
+        pause(nanoseconds: UInt64(seconds) * 1_000_000_000)
+        let (cpu, wakeups) = daemon.probe.counters().since(before)
+        report.add(
+            "P3", "wakeups idle \(seconds) s, \(readDevices) devices read, \(clients.count) clients",
+            "\(wakeups) (\(daemon.probe.threads) threads, CPU \(milliseconds(cpu)))",
+            target: "≤ \(seconds / 10)", met: wakeups * 10 <= UInt64(seconds))
+        let rss = daemon.probe.residentKibibytes
+        report.add(
+            "P5", "RSS idle, \(clients.count) clients (under umockdev's preload)", mebibytes(kibibytes: rss),
+            target: "≤ 12 MiB", met: rss <= 12 * 1024)
+    }
+
+    /// P4: ordinary keys at `rate` events per second: the daemon's CPU, and no
+    /// client hears anything.
+    func measureTypingStorm(daemon: DaemonUnderTest, clients: ClientFleet, rate: Int, seconds: Int) throws {
+        _ = try clients.discardAll()
+        let interval = UInt64(1_000_000_000 / rate)
+        let total = rate * seconds
+        let before = daemon.probe.counters()
+        let started = monotonicNanoseconds()
+        for index in 0..<total {
+            let due = started + UInt64(index) * interval
+            let now = monotonicNanoseconds()
+            if due > now { pause(nanoseconds: due - now) }
+            testbed.key(keyboard, Int32(KEY_A), Int32(index % 2 == 0 ? 1 : 0))
+        }
+        let elapsed = monotonicNanoseconds() - started
+        pause(nanoseconds: 100_000_000)  // the last events are read and dropped
+        let cpu = daemon.probe.counters().since(before).cpuNanoseconds
+        let wall = elapsed + 100_000_000
+        let published = try clients.discardAll()
+        let percent = Double(cpu) / Double(wall) * 100
+        let achieved = Int((Double(total) / (Double(elapsed) / 1e9)).rounded())
+        report.add(
+            "P4", "typing storm \(total) key events at \(achieved)/s: insetd CPU",
+            "\(milliseconds(cpu)) in \(milliseconds(wall)) = \(percentString(percent)) of one core",
+            target: "≤ 2 %", met: percent <= 2)
+        report.add(
+            "P4", "lines published to \(clients.count) clients during the storm", "\(published)", target: "0",
+            met: published == 0)
+    }
+
+    /// P2 and P5a: `total` clients with one view each; one keyboard change until
+    /// all have their adjustment.
+    func measureFanOut(daemon: DaemonUnderTest, clients: ClientFleet, total: Int, changes: Int) throws {
+        let connectStarted = monotonicNanoseconds()
+        while clients.count < total { clients.add(try daemon.connect(view: true)) }
+        let connectTime = monotonicNanoseconds() - connectStarted
+        _ = try clients.discardAll()
+        var samples = Samples()
+        for _ in 0..<changes {
+            testbed.key(keyboard, Self.hotkeyModifier, 1)
+            pause(nanoseconds: 2_000_000)
+            let started = monotonicNanoseconds()
+            testbed.key(keyboard, Self.hotkeyKey, 1)
+            samples.append(try clients.waitUntilEveryClientReads(#""type":"adjustment""#) - started)
+            testbed.key(keyboard, Self.hotkeyKey, 0)
+            testbed.key(keyboard, Self.hotkeyModifier, 0)
+            pause(nanoseconds: 5_000_000)
+        }
+        report.add(
+            "P2", "one keyboard change → all \(total) clients have their adjustment, p50 / p99 (\(changes) changes)",
+            "\(milliseconds(samples.p50)) / \(milliseconds(samples.p99))", target: "p99 ≤ 20 ms",
+            met: samples.p99 <= 20_000_000)
+        let rss = daemon.probe.residentKibibytes
+        report.add(
+            "P5", "RSS with \(total) clients (peak \(mebibytes(kibibytes: daemon.probe.peakResidentKibibytes)))",
+            mebibytes(kibibytes: rss), target: "≤ 40 MiB", met: rss <= 40 * 1024)
+        report.add(
+            "P5", "daemon descriptors with \(total) clients; connect + register all", "\(daemon.probe.openDescriptors); \(milliseconds(connectTime))")
+    }
+}
+
+func percentString(_ value: Double) -> String {
+    let hundredths = Int((value * 100).rounded())
+    let fraction = String(hundredths % 100)
+    return "\(hundredths / 100).\(fraction.count == 1 ? "0" : "")\(fraction) %"
+}

@@ -1,0 +1,150 @@
+import Glibc
+
+/// Why a measurement could not be taken (the daemon did not answer in time,
+/// a socket failed): the harness stops and says which.
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// One Unix-socket client of the harness: non-blocking, close-on-exec, reading
+/// whole lines. Lines are matched as bytes, never decoded, so the measuring
+/// side costs as little as possible.
+final class SocketClient {
+    let fd: Int32
+    private var pending: [UInt8] = []
+    private var chunk = [UInt8](repeating: 0, count: 65536)
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError("socket: errno \(errno)") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8).prefix($0.count - 1)) }
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard rc == 0 else {
+            let error = errno
+            close(fd)
+            throw HarnessError("connect \(path): errno \(error)")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit { close(fd) }
+
+    /// Sends a line; a client's few bytes always fit the socket buffer.
+    func send(_ line: String) throws {
+        let bytes = Array((line + "\n").utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw HarnessError("short write to the daemon: errno \(errno)") }
+    }
+
+    /// Complete lines read but not yet consumed.
+    private var queued: [[UInt8]] = []
+
+    /// Reads everything that has arrived, without waiting. Throws at end of stream.
+    func fill() throws {
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                pending += chunk[..<count]
+                continue
+            }
+            if count == 0 { throw HarnessError("the daemon closed a client's connection") }
+            if errno == EINTR { continue }
+            break
+        }
+        var start = 0
+        while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            queued.append(Array(pending[start..<newline]))
+            start = newline + 1
+        }
+        pending.removeFirst(start)
+    }
+
+    /// Drops queued lines up to and including the first containing `pattern`;
+    /// false (and nothing dropped) if none does.
+    func consume(through pattern: [UInt8]) -> Bool {
+        guard let index = queued.firstIndex(where: { $0.contains(pattern) }) else { return false }
+        queued.removeFirst(index + 1)
+        return true
+    }
+
+    /// Reads what has arrived and drops every line; returns how many there were.
+    func discardAll() throws -> Int {
+        try fill()
+        defer { queued.removeAll() }
+        return queued.count
+    }
+
+    /// Waits (up to `timeout` ms) for a line containing `needle`, consuming the
+    /// lines up to it. Returns the monotonic time at which it was read.
+    func waitForLine(containing needle: String, timeout: Int32 = 5000) throws -> UInt64 {
+        let deadline = monotonicNanoseconds() + UInt64(timeout) * 1_000_000
+        let pattern = Array(needle.utf8)
+        while true {
+            try fill()
+            if consume(through: pattern) { return monotonicNanoseconds() }
+            let left = Int64(deadline) - Int64(monotonicNanoseconds())
+            guard left > 0 else { throw HarnessError("no line containing \(needle) within \(timeout) ms") }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            _ = poll(&poller, 1, Int32(left / 1_000_000) + 1)
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    func contains(_ pattern: [UInt8]) -> Bool {
+        guard let first = pattern.first, pattern.count <= count else { return false }
+        var index = 0
+        while index + pattern.count <= count {
+            if self[index] == first, self[index..<(index + pattern.count)].elementsEqual(pattern) { return true }
+            index += 1
+        }
+        return false
+    }
+}
+
+/// Many clients watched with one poll set, to time a broadcast: when has every
+/// one of them received its line?
+final class ClientFleet {
+    private(set) var clients: [SocketClient] = []
+    private var pollers: [pollfd] = []
+
+    var count: Int { clients.count }
+
+    func add(_ client: SocketClient) {
+        clients.append(client)
+        pollers.append(pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0))
+    }
+
+    /// Waits until every client has read a line containing `needle` (each one's
+    /// lines up to it are consumed); returns the time the last one arrived.
+    func waitUntilEveryClientReads(_ needle: String, timeout: Int32 = 10_000) throws -> UInt64 {
+        let pattern = Array(needle.utf8)
+        var waiting = Set(clients.indices)
+        var last: UInt64 = 0
+        let deadline = monotonicNanoseconds() + UInt64(timeout) * 1_000_000
+        while !waiting.isEmpty {
+            let left = Int64(deadline) - Int64(monotonicNanoseconds())
+            guard left > 0 else { throw HarnessError("\(waiting.count) of \(count) clients got no \(needle) within \(timeout) ms") }
+            let ready = poll(&pollers, nfds_t(pollers.count), Int32(left / 1_000_000) + 1)
+            guard ready > 0 else { continue }
+            for index in pollers.indices where pollers[index].revents != 0 {
+                try clients[index].fill()
+                if waiting.contains(index), clients[index].consume(through: pattern) {
+                    waiting.remove(index)
+                    last = monotonicNanoseconds()
+                }
+            }
+        }
+        return last
+    }
+
+    /// Reads, counts and drops whatever has arrived on every client, without waiting.
+    func discardAll() throws -> Int {
+        try clients.reduce(0) { $0 + (try $1.discardAll()) }
+    }
+}

@@ -1,0 +1,107 @@
+import Glibc
+
+/// A child process started with `posix_spawn` and reaped with `waitpid` on its
+/// own pid. Foundation's `Process` scans `/proc/self/fd` before every start and
+/// over-reads it (swift-corelibs-foundation#5472), which crashes a test process
+/// holding many descriptors; this needs neither that scan nor a SIGCHLD handler.
+/// Every descriptor this project's tests and harness open is close-on-exec, so
+/// the child inherits only its three standard streams.
+public final class SpawnedProcess: @unchecked Sendable {
+    public let pid: pid_t
+    private var waitStatus: Int32?
+
+    /// How a child ended.
+    public enum Termination: Equatable, Sendable {
+        case exited(Int32)
+        case signalled(Int32)
+    }
+
+    /// Starts `executable` (a path) with `arguments`. `environment` nil passes this
+    /// process's live C environment on, umockdev's preload and testbed root included;
+    /// standard output and error go to the given files (created or truncated), else
+    /// to /dev/null.
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, stdout: String? = nil,
+        stderr: String? = nil
+    ) throws(SpawnError) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        for (fd, path) in [(Int32(1), stdout), (Int32(2), stderr)] {
+            posix_spawn_file_actions_addopen(&actions, fd, path ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp ?? [] { free(pointer) }
+        }
+        var child: pid_t = 0
+        let rc =
+            if var envp {
+                posix_spawn(&child, executable, &actions, nil, argv, &envp)
+            } else {
+                posix_spawn(&child, executable, &actions, nil, argv, environ)
+            }
+        guard rc == 0 else { throw SpawnError(executable: executable, errno: rc) }
+        pid = child
+    }
+
+    deinit {
+        if waitStatus == nil {
+            kill(pid, SIGKILL)
+            _ = reap(blocking: true)
+        }
+    }
+
+    /// True until the child has ended (and been reaped).
+    public var isRunning: Bool { reap(blocking: false) == nil }
+
+    /// How the child ended, or nil while it runs.
+    public var termination: Termination? { reap(blocking: false) }
+
+    /// Sends a signal (SIGTERM, SIGKILL, SIGHUP…).
+    public func signal(_ number: Int32) {
+        if waitStatus == nil { kill(pid, number) }
+    }
+
+    /// Blocks until the child ends.
+    @discardableResult
+    public func wait() -> Termination {
+        reap(blocking: true)!
+    }
+
+    /// SIGTERM, then up to `timeout` for the child to end, then SIGKILL. Polls, so
+    /// it can be called from a task without blocking a thread for long.
+    @discardableResult
+    public func terminate(within timeout: Duration = .seconds(5)) async -> Termination {
+        signal(SIGTERM)
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let ended = reap(blocking: false) { return ended }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        signal(SIGKILL)
+        return wait()
+    }
+
+    private func reap(blocking: Bool) -> Termination? {
+        if waitStatus == nil {
+            var status: Int32 = 0
+            var rc: pid_t
+            repeat { rc = waitpid(pid, &status, blocking ? 0 : WNOHANG) } while rc < 0 && errno == EINTR
+            if rc == pid { waitStatus = status }
+        }
+        guard let status = waitStatus else { return nil }
+        // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift cannot import.
+        return status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
+    }
+}
+
+/// `posix_spawn` refused to start a program.
+public struct SpawnError: Error, CustomStringConvertible {
+    public var executable: String
+    public var errno: Int32
+    public var description: String { "cannot start \(executable): \(String(cString: strerror(errno)))" }
+}
