@@ -68,7 +68,7 @@ public enum Daemon {
         let server = InsetServer(
             configuration: .init(
                 listener: listener, authorization: configuration.authorization,
-                outboundCapacity: configuration.outboundQueue),
+                outboundCapacity: configuration.outboundQueue, eventLoopGroup: DaemonRuntime.group),
             logger: Logger(label: "insetd.server"))
         let core = DaemonCoreService(
             configuration: configuration, configPath: path, monitor: monitor, server: server,

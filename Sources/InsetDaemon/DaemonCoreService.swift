@@ -57,7 +57,7 @@ final class DaemonCoreService: Service, Sendable {
                     scheduled = wake
                     timer = wake.map { wake in
                         Task {
-                            guard (try? await Task.sleep(until: wake, clock: .continuous)) != nil else { return }
+                            guard (try? await DaemonRuntime.sleep(until: wake)) != nil else { return }
                             continuation.yield(.tick)
                         }
                     }
@@ -92,7 +92,7 @@ final class DaemonCoreService: Service, Sendable {
     private func pingWatchdog(every interval: Duration) async {
         while !Task.isCancelled {
             notifier.notify("WATCHDOG=1")
-            try? await Task.sleep(for: interval)
+            try? await DaemonRuntime.sleep(for: interval)
         }
     }
 }

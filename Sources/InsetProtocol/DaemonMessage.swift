@@ -72,58 +72,82 @@ public enum DaemonMessage: Hashable, Sendable {
 
     /// The message as a JSON object (what `line()` writes), for writers that add
     /// fields of their own, such as a trace's output stream.
-    public func jsonFields() -> [String: Any] {
-        var object: [String: Any]
+    public func jsonFields() -> [String: JSONValue] {
+        var object: [String: JSONValue]
         switch self {
         case .welcome(let version, let client, let state):
-            object = ["type": "welcome", "version": version, "client": client, "state": jsonObject(state)]
+            object = ["type": "welcome", "version": .integer(version), "client": .string(client), "state": state.json]
         case .keyboard(let note, let isLocal):
             object = [
-                "type": "keyboard", "phase": note.phase.rawValue, "begin": jsonObject(WireRect(note.beginFrame)),
-                "end": jsonObject(WireRect(note.endFrame)), "duration": note.animation.duration.seconds,
-                "curve": note.animation.curve.rawValue, "isLocal": isLocal,
+                "type": "keyboard", "phase": .string(note.phase.rawValue), "begin": WireRect(note.beginFrame).json,
+                "end": WireRect(note.endFrame).json, "duration": .number(note.animation.duration.seconds),
+                "curve": .string(note.animation.curve.rawValue), "isLocal": .bool(isLocal),
             ]
         case .adjustment(let view, let a):
             object = [
-                "type": "adjustment", "view": view, "additionalBottomInset": a.additionalBottomInset,
-                "contentInset": jsonObject(WireInsets(a.contentInset)),
-                "indicatorInsets": jsonObject(WireInsets(a.indicatorInsets)),
-                "adjustedContentInset": jsonObject(WireInsets(a.adjustedContentInset)),
-                "contentSize": jsonObject(WireSize(a.contentSize)), "contentOffset": jsonObject(WirePoint(a.contentOffset)),
-                "alwaysBounceVertical": a.alwaysBounceVertical, "animation": jsonObject(WireAnimation(a.animation)),
+                "type": "adjustment", "view": .string(view), "additionalBottomInset": .number(a.additionalBottomInset),
+                "contentInset": WireInsets(a.contentInset).json, "indicatorInsets": WireInsets(a.indicatorInsets).json,
+                "adjustedContentInset": WireInsets(a.adjustedContentInset).json,
+                "contentSize": WireSize(a.contentSize).json, "contentOffset": WirePoint(a.contentOffset).json,
+                "alwaysBounceVertical": .bool(a.alwaysBounceVertical), "animation": WireAnimation(a.animation).json,
             ]
         case .device(let event, let device):
-            object = ["type": "device", "event": event, "device": jsonObject(device)]
+            object = ["type": "device", "event": .string(event), "device": device.json]
         case .policy(let mode, let tabletMode, let hardwareKeyboard):
-            object = ["type": "policy", "mode": mode.rawValue, "tabletMode": tabletMode, "hardwareKeyboard": hardwareKeyboard]
+            object = [
+                "type": "policy", "mode": .string(mode.rawValue), "tabletMode": .bool(tabletMode),
+                "hardwareKeyboard": .bool(hardwareKeyboard),
+            ]
         case .status(let id, let state, let clients, let views):
-            object = ["type": "status", "state": jsonObject(state), "clients": clients, "views": views]
-            if let id { object["id"] = jsonObject(id) }
+            object = ["type": "status", "state": state.json, "clients": .integer(clients), "views": .integer(views)]
+            if let id { object["id"] = id.json }
         case .devices(let id, let devices):
-            object = ["type": "devices", "devices": devices.map(jsonObject)]
-            if let id { object["id"] = jsonObject(id) }
+            object = ["type": "devices", "devices": .array(devices.map(\.json))]
+            if let id { object["id"] = id.json }
         case .ok(let id):
             object = ["type": "ok"]
-            if let id { object["id"] = jsonObject(id) }
+            if let id { object["id"] = id.json }
         case .error(let error):
-            object = ["type": "error", "code": error.code.rawValue, "message": error.message]
-            if let id = error.id { object["id"] = jsonObject(id) }
+            object = ["type": "error", "code": .string(error.code.rawValue), "message": .string(error.message)]
+            if let id = error.id { object["id"] = id.json }
         case .bye(let reason):
-            object = ["type": "bye", "reason": reason]
+            object = ["type": "bye", "reason": .string(reason)]
         }
         return object
     }
 }
 
-/// One JSON object as one line, newline included, keys sorted so the same
-/// object always gives the same bytes.
-public func jsonLine(_ object: [String: Any]) -> Data {
-    var data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-    data.append(UInt8(ascii: "\n"))
-    return data
+extension JSONValue: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
 }
 
-private func jsonObject(_ value: some Encodable) -> Any {
-    let data = try! JSONEncoder().encode(value)
-    return try! JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+extension StateSnapshot {
+    var json: JSONValue {
+        var fields: [String: JSONValue] = [
+            "screen": screen.json, "orientation": .string(orientation.rawValue), "mode": .string(mode.rawValue),
+            "tabletMode": .bool(tabletMode), "hardwareKeyboard": .bool(hardwareKeyboard),
+        ]
+        if let keyboard { fields["keyboard"] = keyboard.json }
+        return .object(fields)
+    }
+}
+
+extension WireDevice {
+    var json: JSONValue {
+        var fields: [String: JSONValue] = [
+            "name": .string(name), "class": .string(self.class), "external": .bool(external), "reason": .string(reason),
+            "vendorProduct": .string(vendorProduct), "syspath": .string(syspath),
+        ]
+        if let devnode { fields["devnode"] = .string(devnode) }
+        return .object(fields)
+    }
+}
+
+extension RequestID {
+    var json: JSONValue {
+        switch self {
+        case .number(let number): .integer(number)
+        case .string(let string): .string(string)
+        }
+    }
 }

@@ -68,3 +68,27 @@ public struct WireAnimation: Codable, Hashable, Sendable {
         curve = animation.curve
     }
 }
+
+extension WireRect {
+    var json: JSONValue {
+        .object(["x": .number(x), "y": .number(y), "width": .number(width), "height": .number(height)])
+    }
+}
+
+extension WireSize {
+    var json: JSONValue { .object(["width": .number(width), "height": .number(height)]) }
+}
+
+extension WirePoint {
+    var json: JSONValue { .object(["x": .number(x), "y": .number(y)]) }
+}
+
+extension WireInsets {
+    var json: JSONValue {
+        .object(["top": .number(top), "left": .number(left), "bottom": .number(bottom), "right": .number(right)])
+    }
+}
+
+extension WireAnimation {
+    var json: JSONValue { .object(["duration": .number(duration), "curve": .string(curve.rawValue)]) }
+}

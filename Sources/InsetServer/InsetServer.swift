@@ -27,15 +27,19 @@ public final class InsetServer: Service, Sendable {
         /// Unsent messages per client before it is dropped as too slow.
         public var outboundCapacity: Int
         public var lineLimit: Int
+        /// The event loops to serve on; nil: a one-thread group of the server's
+        /// own, shut down with it. A given group is left running.
+        public var eventLoopGroup: (any EventLoopGroup)?
 
         public init(
             listener: Listener, authorization: Authorization = Authorization(), outboundCapacity: Int = 256,
-            lineLimit: Int = LineFramer.defaultLimit
+            lineLimit: Int = LineFramer.defaultLimit, eventLoopGroup: (any EventLoopGroup)? = nil
         ) {
             self.listener = listener
             self.authorization = authorization
             self.outboundCapacity = outboundCapacity
             self.lineLimit = lineLimit
+            self.eventLoopGroup = eventLoopGroup
         }
     }
 
@@ -44,7 +48,8 @@ public final class InsetServer: Service, Sendable {
     private let continuation: AsyncStream<ServerEvent>.Continuation
     private let configuration: Configuration
     private let logger: Logger
-    private let group: MultiThreadedEventLoopGroup
+    private let group: any EventLoopGroup
+    private let ownsGroup: Bool
     private let clients = NIOLockedValueBox([ClientID: ClientConnection]())
     private let nextClient = NIOLockedValueBox(1)
     private let ready = NIOLockedValueBox<[CheckedContinuation<Void, Never>]?>([])
@@ -52,7 +57,8 @@ public final class InsetServer: Service, Sendable {
     public init(configuration: Configuration, logger: Logger = Logger(label: "insetd.server")) {
         self.configuration = configuration
         self.logger = logger
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        group = configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        ownsGroup = configuration.eventLoopGroup == nil
         (events, continuation) = AsyncStream.makeStream(of: ServerEvent.self, bufferingPolicy: .unbounded)
     }
 
@@ -102,7 +108,7 @@ public final class InsetServer: Service, Sendable {
         // Give the goodbyes a moment to leave before the event loop stops.
         for client in connections { try? await client.channel.closeFuture.get() }
         continuation.finish()
-        try await group.shutdownGracefully()
+        if ownsGroup { try await group.shutdownGracefully() }
     }
 
     private func markListening() {

@@ -11,17 +11,17 @@ import InsetProtocol
 /// `focusOwner` instead of a recipient's `isLocal`; an adjustment its `client`.
 public enum TraceOutput {
     public static func line(_ timed: TimedOutput) -> Data {
-        var object: [String: Any]
+        var object: [String: JSONValue]
         switch timed.output {
         case .keyboard(let note):
             object = DaemonMessage.keyboard(note, isLocal: false).jsonFields()
             object["isLocal"] = nil
-            if let owner = note.focusOwner { object["focusOwner"] = owner.rawValue }
+            if let owner = note.focusOwner { object["focusOwner"] = .string(owner.rawValue) }
         case .adjustment(let adjustment):
             object = DaemonMessage.adjustment(view: adjustment.view.name, adjustment).jsonFields()
-            object["client"] = adjustment.view.client.rawValue
+            object["client"] = .string(adjustment.view.client.rawValue)
         }
-        object["t"] = timed.at.nanoseconds
+        object["t"] = .integer(Int(timed.at.nanoseconds))
         return jsonLine(object)
     }
 }

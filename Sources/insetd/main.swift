@@ -5,7 +5,20 @@ import Foundation
 import InsetDaemon
 import InsetInput
 
+/// The entry point: hands Swift concurrency to the event loop before any task
+/// exists (see `DaemonRuntime`), then runs the command on it.
 @main
+enum InsetdMain {
+    static func main() {
+        DaemonRuntime.takeOverConcurrency()
+        Task {
+            await Insetd.main()
+            exit(0)
+        }
+        dispatchMain()
+    }
+}
+
 struct Insetd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "insetd",
