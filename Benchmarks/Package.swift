@@ -34,11 +34,14 @@ let package = Package(
         .executableTarget(
             name: "insetd-perf",
             dependencies: [
+                "CPerfSupport",
                 .product(name: "InputTestbed", package: insetdPackage),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/insetd-perf"
         ),
+        // epoll for the harness's 1000 clients (Swift's Glibc module has no sys/epoll.h).
+        .target(name: "CPerfSupport", path: "Sources/CPerfSupport"),
         // The least a program can do to carry an evdev event to a socket client.
         .executableTarget(
             name: "evdev-baseline",

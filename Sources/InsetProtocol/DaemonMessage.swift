@@ -72,8 +72,8 @@ public enum DaemonMessage: Hashable, Sendable {
 
     /// The message as a JSON object (what `line()` writes), for writers that add
     /// fields of their own, such as a trace's output stream.
-    public func jsonFields() -> [String: JSONValue] {
-        var object: [String: JSONValue]
+    public func jsonFields() -> JSONObject {
+        var object: JSONObject
         switch self {
         case .welcome(let version, let client, let state):
             object = ["type": "welcome", "version": .integer(version), "client": .string(client), "state": state.json]
@@ -123,7 +123,7 @@ extension JSONValue: ExpressibleByStringLiteral {
 
 extension StateSnapshot {
     var json: JSONValue {
-        var fields: [String: JSONValue] = [
+        var fields: JSONObject = [
             "screen": screen.json, "orientation": .string(orientation.rawValue), "mode": .string(mode.rawValue),
             "tabletMode": .bool(tabletMode), "hardwareKeyboard": .bool(hardwareKeyboard),
         ]
@@ -134,7 +134,7 @@ extension StateSnapshot {
 
 extension WireDevice {
     var json: JSONValue {
-        var fields: [String: JSONValue] = [
+        var fields: JSONObject = [
             "name": .string(name), "class": .string(self.class), "external": .bool(external), "reason": .string(reason),
             "vendorProduct": .string(vendorProduct), "syspath": .string(syspath),
         ]

@@ -15,7 +15,7 @@ public enum JSONValue: Hashable, Sendable {
     case number(Double)
     case bool(Bool)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object(JSONObject)
 
     /// The value as bytes, with no trailing newline.
     public var bytes: [UInt8] {
@@ -38,13 +38,13 @@ public enum JSONValue: Hashable, Sendable {
                 value.write(to: &output)
             }
             output.append(UInt8(ascii: "]"))
-        case .object(let fields):
+        case .object(let object):
             output.append(UInt8(ascii: "{"))
-            for (index, key) in fields.keys.sorted(by: Self.foundationOrder).enumerated() {
+            for (index, field) in object.sortedFields.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.write(key, to: &output)
+                Self.write(field.key, to: &output)
                 output.append(UInt8(ascii: ":"))
-                fields[key]!.write(to: &output)
+                field.value.write(to: &output)
             }
             output.append(UInt8(ascii: "}"))
         }
@@ -54,16 +54,21 @@ public enum JSONValue: Hashable, Sendable {
     /// without case, and where two keys differ only in case the lower-case
     /// letter comes first ("a" < "A" < "b").
     static func foundationOrder(_ left: String, _ right: String) -> Bool {
-        let a = Array(left.utf8)
-        let b = Array(right.utf8)
         var caseTieBreak: Bool?
-        for (x, y) in zip(a, b) where x != y {
-            let (lx, ly) = (lowered(x), lowered(y))
-            if lx != ly { return lx < ly }
-            if caseTieBreak == nil { caseTieBreak = x > y }  // lower case has the higher code
+        var a = left.utf8.makeIterator()
+        var b = right.utf8.makeIterator()
+        while true {
+            switch (a.next(), b.next()) {
+            case (nil, nil): return caseTieBreak ?? false
+            case (nil, _): return true
+            case (_, nil): return false
+            case (let x?, let y?) where x != y:
+                let (lx, ly) = (lowered(x), lowered(y))
+                if lx != ly { return lx < ly }
+                if caseTieBreak == nil { caseTieBreak = x > y }  // lower case has the higher code
+            default: continue
+            }
         }
-        if a.count != b.count { return a.count < b.count }
-        return caseTieBreak ?? false
     }
 
     private static func lowered(_ byte: UInt8) -> UInt8 {
@@ -103,9 +108,45 @@ public enum JSONValue: Hashable, Sendable {
     }
 }
 
+/// A JSON object's fields: written with a dictionary literal, kept as a small
+/// array (a message has a handful of fields; hashing them cost more than
+/// finding one), sorted only when written.
+public struct JSONObject: Hashable, Sendable, ExpressibleByDictionaryLiteral {
+    public struct Field: Hashable, Sendable {
+        public var key: String
+        public var value: JSONValue
+    }
+
+    public private(set) var fields: [Field]
+
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        fields = elements.map { Field(key: $0.0, value: $0.1) }
+    }
+
+    /// The value of `key`; setting nil removes it.
+    public subscript(key: String) -> JSONValue? {
+        get { fields.first { $0.key == key }?.value }
+        set {
+            let index = fields.firstIndex { $0.key == key }
+            switch (index, newValue) {
+            case (let index?, let value?): fields[index].value = value
+            case (let index?, nil): fields.remove(at: index)
+            case (nil, let value?): fields.append(Field(key: key, value: value))
+            case (nil, nil): break
+            }
+        }
+    }
+
+    /// In Foundation's `.sortedKeys` order.
+    var sortedFields: [Field] {
+        let inOrder = zip(fields, fields.dropFirst()).allSatisfy { JSONValue.foundationOrder($0.key, $1.key) }
+        return inOrder ? fields : fields.sorted { JSONValue.foundationOrder($0.key, $1.key) }
+    }
+}
+
 /// One JSON object as one line, newline included, keys sorted so the same
 /// object always gives the same bytes.
-public func jsonLine(_ fields: [String: JSONValue]) -> Data {
+public func jsonLine(_ fields: JSONObject) -> Data {
     var output: [UInt8] = []
     output.reserveCapacity(512)
     JSONValue.object(fields).write(to: &output)

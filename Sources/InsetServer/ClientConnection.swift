@@ -39,7 +39,12 @@ public final class ClientConnection: Sendable {
     /// Queues an already encoded message: a broadcast is encoded once, not once
     /// per client.
     public func send(encoded bytes: Data, coalescingKey key: String? = nil) {
-        channel.eventLoop.execute { self.enqueue(bytes, key: key) }
+        // The daemon's core runs on this event loop: no task hop per client.
+        if channel.eventLoop.inEventLoop {
+            enqueue(bytes, key: key)
+        } else {
+            channel.eventLoop.execute { self.enqueue(bytes, key: key) }
+        }
     }
 
     /// Sends a last message, then closes the connection. The close never waits

@@ -11,7 +11,7 @@ import InsetProtocol
 /// `focusOwner` instead of a recipient's `isLocal`; an adjustment its `client`.
 public enum TraceOutput {
     public static func line(_ timed: TimedOutput) -> Data {
-        var object: [String: JSONValue]
+        var object: JSONObject
         switch timed.output {
         case .keyboard(let note):
             object = DaemonMessage.keyboard(note, isLocal: false).jsonFields()

@@ -23,7 +23,7 @@ import Testing
         case .number(let number): number == 0 ? 0.0 : number  // -0 is written "0"
         case .bool(let bool): bool
         case .array(let values): values.map(foundationObject)
-        case .object(let fields): fields.mapValues(foundationObject)
+        case .object(let object): Dictionary(uniqueKeysWithValues: object.fields.map { ($0.key, foundationObject($0.value)) })
         }
     }
 
@@ -65,7 +65,9 @@ import Testing
             "b", "A", "a", "B", "_x", "x_", "Z", "isLocal", "id", "contentSize", "contentOffset", "contentInset",
             "additionalBottomInset", "adjustedContentInset", "type", "t", "focusOwner", "client", "aB", "ab", "Ab",
         ]
-        let value = JSONValue.object(Dictionary(uniqueKeysWithValues: keys.map { ($0, JSONValue.integer(1)) }))
+        var object: JSONObject = [:]
+        for key in keys { object[key] = .integer(1) }
+        let value = JSONValue.object(object)
         #expect(String(decoding: value.bytes, as: UTF8.self) == (try Self.foundation(value)))
         #expect(keys.sorted(by: JSONValue.foundationOrder).prefix(5) == ["_x", "a", "A", "ab", "aB"])
     }

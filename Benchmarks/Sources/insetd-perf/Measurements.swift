@@ -114,6 +114,7 @@ extension PerfRun {
         let connectTime = monotonicNanoseconds() - connectStarted
         _ = try clients.discardAll()
         var samples = Samples()
+        let before = daemon.probe.counters()
         for _ in 0..<changes {
             testbed.key(keyboard, Self.hotkeyModifier, 1)
             pause(nanoseconds: 2_000_000)
@@ -128,6 +129,8 @@ extension PerfRun {
             "P2", "one keyboard change → all \(total) clients have their adjustment, p50 / p99 (\(changes) changes)",
             "\(milliseconds(samples.p50)) / \(milliseconds(samples.p99))", target: "p99 ≤ 20 ms",
             met: samples.p99 <= 20_000_000)
+        let cpu = daemon.probe.counters().since(before).cpuNanoseconds
+        report.add("P2", "insetd CPU per change with \(total) clients", milliseconds(cpu / UInt64(changes)))
         let rss = daemon.probe.residentKibibytes
         report.add(
             "P5", "RSS with \(total) clients (peak \(mebibytes(kibibytes: daemon.probe.peakResidentKibibytes)))",

@@ -1,3 +1,4 @@
+import CPerfSupport
 import Glibc
 
 /// Why a measurement could not be taken (the daemon did not answer in time,
@@ -50,6 +51,7 @@ final class SocketClient {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count > 0 {
                 pending += chunk[..<count]
+                if count < chunk.count { break }  // drained: spare the EAGAIN read
                 continue
             }
             if count == 0 { throw HarnessError("the daemon closed a client's connection") }
@@ -107,17 +109,23 @@ extension Array where Element == UInt8 {
     }
 }
 
-/// Many clients watched with one poll set, to time a broadcast: when has every
-/// one of them received its line?
+/// Many clients watched with one epoll set, to time a broadcast: when has every
+/// one of them received its line? (poll(2) over 1000 descriptors per wakeup
+/// would make the harness, not the daemon, the slow side.)
 final class ClientFleet {
     private(set) var clients: [SocketClient] = []
-    private var pollers: [pollfd] = []
+    private let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+
+    deinit { close(epoll) }
 
     var count: Int { clients.count }
 
     func add(_ client: SocketClient) {
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.u64 = UInt64(clients.count)
+        epoll_ctl(epoll, EPOLL_CTL_ADD, client.fd, &event)
         clients.append(client)
-        pollers.append(pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0))
     }
 
     /// Waits until every client has read a line containing `needle` (each one's
@@ -127,12 +135,13 @@ final class ClientFleet {
         var waiting = Set(clients.indices)
         var last: UInt64 = 0
         let deadline = monotonicNanoseconds() + UInt64(timeout) * 1_000_000
+        var events = [epoll_event](repeating: epoll_event(), count: 1024)
         while !waiting.isEmpty {
             let left = Int64(deadline) - Int64(monotonicNanoseconds())
             guard left > 0 else { throw HarnessError("\(waiting.count) of \(count) clients got no \(needle) within \(timeout) ms") }
-            let ready = poll(&pollers, nfds_t(pollers.count), Int32(left / 1_000_000) + 1)
-            guard ready > 0 else { continue }
-            for index in pollers.indices where pollers[index].revents != 0 {
+            let ready = epoll_wait(epoll, &events, Int32(events.count), Int32(left / 1_000_000) + 1)
+            for event in events.prefix(Int(max(ready, 0))) {
+                let index = Int(event.data.u64)
                 try clients[index].fill()
                 if waiting.contains(index), clients[index].consume(through: pattern) {
                     waiting.remove(index)

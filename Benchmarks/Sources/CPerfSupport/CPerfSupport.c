@@ -1,0 +1,2 @@
+// The target only re-exports system headers; SwiftPM wants one source file.
+#include "CPerfSupport.h"
