@@ -28,7 +28,7 @@ public enum JSONValue: Hashable, Sendable {
     func write(to output: inout [UInt8]) {
         switch self {
         case .string(let string): Self.write(string, to: &output)
-        case .integer(let integer): output += String(integer).utf8
+        case .integer(let integer): Self.write(integer, to: &output)
         case .number(let number): Self.write(number, to: &output)
         case .bool(let bool): output += (bool ? "true" : "false").utf8
         case .array(let values):
@@ -81,13 +81,37 @@ public enum JSONValue: Hashable, Sendable {
         // form, whole numbers bare ("302", not "302.0"). Zero of either sign is
         // "0", as the daemon's earlier encoder (a JSON round trip) wrote it.
         if number == 0 { return output.append(UInt8(ascii: "0")) }
+        // Whole numbers (most geometry) without formatting a String.
+        if number.rounded(.towardZero) == number, abs(number) < 1e15 { return write(Int(number), to: &output) }
         var text = number.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         output += text.utf8
     }
 
+    private static func write(_ integer: Int, to output: inout [UInt8]) {
+        if integer < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = integer.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var index = buffer.count
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            output.append(contentsOf: buffer[index...])
+        }
+    }
+
     private static func write(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // Most strings (keys, names) need no escaping: copy them whole.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output += string.utf8
+            return output.append(UInt8(ascii: "\""))
+        }
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output += #"\""#.utf8

@@ -17,6 +17,7 @@ public final class ClientConnection: Sendable {
     // Touched only on `channel.eventLoop`.
     private let queue: NIOLoopBoundBox<OutboundQueue>
     private let closing: NIOLoopBoundBox<Bool>
+    private let flushScheduled: NIOLoopBoundBox<Bool>
 
     init(id: ClientID, peer: PeerCredentials, channel: any Channel, capacity: Int, logger: Logger) {
         self.id = id
@@ -25,6 +26,7 @@ public final class ClientConnection: Sendable {
         self.logger = logger
         queue = NIOLoopBoundBox(OutboundQueue(capacity: capacity), eventLoop: channel.eventLoop)
         closing = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
+        flushScheduled = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
     }
 
     /// False once the connection is closed or closing.
@@ -89,6 +91,18 @@ public final class ClientConnection: Sendable {
             channel.write(channel.allocator.buffer(bytes: bytes), promise: nil)
             wrote = true
         }
-        if wrote { channel.flush() }
+        if wrote { scheduleFlush() }
+    }
+
+    /// Flushes once the current event-loop task is done, so everything one core
+    /// step sends this client (a keyboard notification and its adjustment)
+    /// leaves in one write(2).
+    private func scheduleFlush() {
+        guard !flushScheduled.value else { return }
+        flushScheduled.value = true
+        channel.eventLoop.execute {
+            self.flushScheduled.value = false
+            self.channel.flush()
+        }
     }
 }
