@@ -147,7 +147,8 @@ final class PerfRun {
         fleet.add(first)
         while fleet.count < 10 { fleet.add(try daemon.connect(view: true)) }
         try measureIdle(daemon: daemon, clients: fleet, seconds: options.idleSeconds)
-        try measureTypingStorm(daemon: daemon, clients: fleet, rate: options.stormRate, seconds: options.stormSeconds)
+        try measureTypingStorm(
+            daemon: daemon, clients: fleet, baseline: bare, rate: options.stormRate, seconds: options.stormSeconds)
         try measureFanOut(daemon: daemon, clients: fleet, total: options.clients, changes: options.changes)
         guard daemon.stop() == .exited(0) else { throw HarnessError("insetd did not stop cleanly; see \(log)") }
     }
