@@ -15,20 +15,9 @@ public enum InsetdLauncher {
     public static func start(
         socket: String, arguments: [String] = [], environment: [String: String]? = ChildProcess.realSystemEnvironment,
         log: String? = nil
-    ) throws -> Process {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--socket", socket, "--uevent-source", "udev"] + arguments
-        if let environment { process.environment = environment }
-        process.standardOutput = FileHandle.nullDevice
-        if let log {
-            _ = FileManager.default.createFile(atPath: log, contents: nil)
-            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        } else {
-            process.standardError = FileHandle.nullDevice
-        }
-        try process.run()
-        return process
+    ) throws -> SpawnedProcess {
+        try SpawnedProcess(
+            binary.path, ["--socket", socket, "--uevent-source", "udev"] + arguments, environment: environment, stderr: log)
     }
 
     /// Waits (up to 3 s) for the socket to accept a connection and completes the

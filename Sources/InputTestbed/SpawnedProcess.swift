@@ -19,17 +19,24 @@ public final class SpawnedProcess: @unchecked Sendable {
     /// Starts `executable` (a path) with `arguments`. `environment` nil passes this
     /// process's live C environment on, umockdev's preload and testbed root included;
     /// standard output and error go to the given files (created or truncated), else
-    /// to /dev/null.
+    /// to /dev/null (both to one file when the paths are equal). `passing` descriptors become the child's 3, 4, … (as systemd
+    /// passes sockets).
     public init(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, stdout: String? = nil,
-        stderr: String? = nil
+        stderr: String? = nil, passing descriptors: [Int32] = []
     ) throws(SpawnError) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        for (fd, path) in [(Int32(1), stdout), (Int32(2), stderr)] {
-            posix_spawn_file_actions_addopen(&actions, fd, path ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if let stderr, stderr == stdout {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, stderr ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        }
+        for (index, descriptor) in descriptors.enumerated() {
+            posix_spawn_file_actions_adddup2(&actions, descriptor, Int32(3 + index))
         }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
@@ -60,6 +67,18 @@ public final class SpawnedProcess: @unchecked Sendable {
 
     /// How the child ended, or nil while it runs.
     public var termination: Termination? { reap(blocking: false) }
+
+    /// Foundation `Process` spellings, so tests read the same either way.
+    public var processIdentifier: Int32 { pid }
+
+    /// The exit status, or the signal number that ended the child (-1 while running).
+    public var terminationStatus: Int32 {
+        switch termination {
+        case .exited(let code)?: code
+        case .signalled(let signal)?: signal
+        case nil: -1
+        }
+    }
 
     /// Sends a signal (SIGTERM, SIGKILL, SIGHUP…).
     public func signal(_ number: Int32) {

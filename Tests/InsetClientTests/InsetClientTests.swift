@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// Starts insetd on `socket` with the real system's environment.
-func startDaemon(socket: String) async throws -> Process {
+func startDaemon(socket: String) async throws -> SpawnedProcess {
     try InsetdLauncher.start(socket: socket)
 }
 

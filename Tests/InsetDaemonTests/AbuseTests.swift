@@ -8,7 +8,7 @@ import Testing
     final class Daemon {
         let socket = FileManager.default.temporaryDirectory.appendingPathComponent("abuse-\(UUID().uuidString.prefix(8)).sock").path
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("abuse-\(UUID().uuidString.prefix(8)).log").path
-        let process: Process
+        let process: SpawnedProcess
 
         init() throws {
             process = try InsetdLauncher.start(socket: socket, log: log)
@@ -16,16 +16,9 @@ import Testing
 
         var pid: Int32 { process.processIdentifier }
 
-        /// The daemon's open file descriptors, from /proc.
-        var openDescriptors: Int { ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).count }
-
-        /// User + system CPU time so far, in clock ticks (1/100 s), from /proc/PID/stat.
-        var cpuTicks: Int {
-            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-            // Fields after the parenthesised command name; utime and stime are the 14th and 15th.
-            let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
-            return fields.count > 13 ? Int(fields[11])! + Int(fields[12])! : -1
-        }
+        var facts: ProcessFacts { ProcessFacts(pid: pid) }
+        var openDescriptors: Int { facts.openDescriptors }
+        var cpuTicks: Int { facts.cpuTicks }
 
         func status() async throws -> [String: Any] {
             let client = try #require(await InsetdLauncher.connect(socket))

@@ -9,7 +9,7 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("beh-\(UUID().uuidString.prefix(8)).\(suffix)").path
     }
 
-    static func start(socket: String, environment extra: [String: String] = [:], log: String? = nil) throws -> Process {
+    static func start(socket: String, environment extra: [String: String] = [:], log: String? = nil) throws -> SpawnedProcess {
         try InsetdLauncher.start(
             socket: socket, environment: ChildProcess.realSystemEnvironment.merging(extra) { $1 }, log: log)
     }

@@ -8,7 +8,7 @@ import Testing
 
     final class Daemon {
         let socket = FileManager.default.temporaryDirectory.appendingPathComponent("insetctl-\(UUID().uuidString.prefix(8)).sock").path
-        let process: Process
+        let process: SpawnedProcess
 
         init() async throws {
             process = try InsetdLauncher.start(socket: socket)

@@ -62,13 +62,9 @@ let insetdBinary = InsetdLauncher.binary
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("insetd-sa-\(getpid()).sock").path
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("insetd-sa-\(getpid()).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
-        process.arguments = ["-l", path, insetdBinary.path, "--uevent-source", "udev"]
-        process.environment = realSystemEnvironment
-        process.standardError = try FileHandle(forWritingTo: log)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try SpawnedProcess(
+            "/usr/bin/systemd-socket-activate", ["-l", path, insetdBinary.path, "--uevent-source", "udev"],
+            environment: realSystemEnvironment, stderr: log.path)
         defer {
             try? FileManager.default.removeItem(atPath: path)
             try? FileManager.default.removeItem(at: log)

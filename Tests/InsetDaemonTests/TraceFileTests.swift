@@ -8,7 +8,7 @@ import Testing
     final class TracedDaemon {
         let directory: String
         let socket: String
-        let process: Process
+        let process: SpawnedProcess
         var trace: String { "\(directory)/trace.jsonl" }
         var output: String { "\(directory)/output.jsonl" }
         var log: String { "\(directory)/insetd.log" }

@@ -8,7 +8,7 @@ import InsetTrace
 final class DaemonProcess {
     let socket: String
     let config: String
-    let process: Process
+    let process: SpawnedProcess
     let log: URL
     /// Every run records a trace and its outputs, so every scenario is also a replay test.
     let trace: String

@@ -149,6 +149,7 @@ final class PerfRun {
         try measureIdle(daemon: daemon, clients: fleet, seconds: options.idleSeconds)
         try measureTypingStorm(
             daemon: daemon, clients: fleet, baseline: bare, rate: options.stormRate, seconds: options.stormSeconds)
+        try measureNonReader(daemon: daemon, clients: fleet, changes: options.changes)
         try measureFanOut(daemon: daemon, clients: fleet, total: options.clients, changes: options.changes)
         guard daemon.stop() == .exited(0) else { throw HarnessError("insetd did not stop cleanly; see \(log)") }
     }

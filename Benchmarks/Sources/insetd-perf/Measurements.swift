@@ -123,16 +123,39 @@ extension PerfRun {
             met: published == 0)
     }
 
-    /// P2 and P5a: `total` clients with one view each; one keyboard change until
-    /// all have their adjustment.
-    func measureFanOut(daemon: DaemonUnderTest, clients: ClientFleet, total: Int, changes: Int) throws {
-        let connectStarted = monotonicNanoseconds()
-        while clients.count < total { clients.add(try daemon.connect(view: true)) }
-        let connectTime = monotonicNanoseconds() - connectStarted
+    /// Abuse: 100 healthy clients' fan-out latency without and then beside a
+    /// client that registers 300 views and never reads; it must be dropped
+    /// (with a logged reason) and the others must not notice.
+    func measureNonReader(daemon: DaemonUnderTest, clients: ClientFleet, changes: Int) throws {
+        while clients.count < 100 { clients.add(try daemon.connect(view: true)) }
+        let alone = try timeChanges(clients, count: changes)
+        let rssBefore = daemon.probe.residentKibibytes
+        let silent = try SocketClient(path: daemon.socket)
+        try silent.send(#"{"type":"hello","version":1,"client":"never-reads"}"#)
+        var batch = ""
+        for index in 0..<300 {
+            batch += #"{"type":"register","view":"v\#(index)","frame":{"x":0,"y":0,"width":390,"height":844},"contentSize":{"width":390,"height":2000}}"# + "\n"
+        }
+        try silent.send(String(batch.dropLast()))
+        let beside = try timeChanges(clients, count: changes)
+        let rssAfter = daemon.probe.residentKibibytes
+        let logText = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        let dropped = logText.contains("client dropped: it does not read its messages")
+        report.add(
+            "abuse", "100 clients' fan-out p50 / p99 alone → beside a non-reader (\(changes) changes each)",
+            "\(milliseconds(alone.p50)) / \(milliseconds(alone.p99)) → \(milliseconds(beside.p50)) / \(milliseconds(beside.p99)) (p99 \(ratio(beside.p99, alone.p99)))",
+            target: "p99 ≤ 2×", met: beside.p99 <= 2 * alone.p99)
+        report.add(
+            "abuse", "non-reader dropped with a logged reason; RSS before → after",
+            "\(dropped ? "dropped" : "NOT dropped"); \(mebibytes(kibibytes: rssBefore)) → \(mebibytes(kibibytes: rssAfter))",
+            target: "dropped, bounded", met: dropped && rssAfter <= rssBefore + 8 * 1024)
+    }
+
+    /// Hotkey toggles timed until every client in `clients` has its adjustment.
+    private func timeChanges(_ clients: ClientFleet, count: Int) throws -> Samples {
         _ = try clients.discardAll()
         var samples = Samples()
-        let before = daemon.probe.counters()
-        for _ in 0..<changes {
+        for _ in 0..<count {
             testbed.key(keyboard, Self.hotkeyModifier, 1)
             pause(nanoseconds: 2_000_000)
             let started = monotonicNanoseconds()
@@ -142,6 +165,17 @@ extension PerfRun {
             testbed.key(keyboard, Self.hotkeyModifier, 0)
             pause(nanoseconds: 5_000_000)
         }
+        return samples
+    }
+
+    /// P2 and P5a: `total` clients with one view each; one keyboard change until
+    /// all have their adjustment.
+    func measureFanOut(daemon: DaemonUnderTest, clients: ClientFleet, total: Int, changes: Int) throws {
+        let connectStarted = monotonicNanoseconds()
+        while clients.count < total { clients.add(try daemon.connect(view: true)) }
+        let connectTime = monotonicNanoseconds() - connectStarted
+        let before = daemon.probe.counters()
+        let samples = try timeChanges(clients, count: changes)
         report.add(
             "P2", "one keyboard change → all \(total) clients have their adjustment, p50 / p99 (\(changes) changes)",
             "\(milliseconds(samples.p50)) / \(milliseconds(samples.p99))", target: "p99 ≤ 20 ms",
