@@ -10,14 +10,7 @@ final class NotifyListener {
 
     init(directory: String) throws {
         path = directory + "/notify.sock"
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8).prefix($0.count - 1)) }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard fd >= 0, rc == 0 else { throw HarnessError("cannot bind \(path): errno \(errno)") }
+        fd = try UnixSocket.bind(path, type: SOCK_DGRAM)
     }
 
     deinit {

@@ -1,5 +1,6 @@
 import CPerfSupport
 import Glibc
+import InputTestbed
 
 /// Why a measurement could not be taken (the daemon did not answer in time,
 /// a socket failed): the harness stops and says which.
@@ -17,19 +18,7 @@ final class SocketClient {
     private var chunk = [UInt8](repeating: 0, count: 65536)
 
     init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw HarnessError("socket: errno \(errno)") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8).prefix($0.count - 1)) }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard rc == 0 else {
-            let error = errno
-            close(fd)
-            throw HarnessError("connect \(path): errno \(error)")
-        }
+        fd = try UnixSocket.connect(path)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
 
