@@ -58,8 +58,6 @@ final class DaemonUnderTest {
         probe = ProcessProbe(pid: process.pid)
     }
 
-    deinit { process.signal(SIGKILL) }
-
     /// A client that has said hello and, when `view` is set, registered a
     /// full-screen phone view and received its first adjustment.
     func connect(view: Bool) throws -> SocketClient {
@@ -103,6 +101,4 @@ final class BaselineUnderTest {
         _ = try client.waitForLine(containing: "ready")
         probe = ProcessProbe(pid: process.pid)
     }
-
-    deinit { process.signal(SIGKILL) }
 }

@@ -10,6 +10,21 @@ extension PerfRun {
     static let hotkeyModifier = Int32(KEY_LEFTMETA)
     static let hotkeyKey = Int32(KEY_K)
 
+    /// Holds the modifier (given 2 ms to be read, before the clock starts), then
+    /// presses the key; returns the time just before the key was written.
+    func pressHotkey(on device: FixtureDevice) -> UInt64 {
+        testbed.key(device, Self.hotkeyModifier, 1)
+        pause(nanoseconds: 2_000_000)
+        let started = monotonicNanoseconds()
+        testbed.key(device, Self.hotkeyKey, 1)
+        return started
+    }
+
+    func releaseHotkey(on device: FixtureDevice) {
+        testbed.key(device, Self.hotkeyKey, 0)
+        testbed.key(device, Self.hotkeyModifier, 0)
+    }
+
     /// P5b: exec → READY=1 with ten devices, over `count` starts.
     func measureStartup(count: Int) throws {
         var samples = Samples()
@@ -30,22 +45,14 @@ extension PerfRun {
         var insetd = Samples()
         var bare = Samples()
         for _ in 0..<count {
-            testbed.key(keyboard, Self.hotkeyModifier, 1)
-            pause(nanoseconds: 2_000_000)  // the modifier is read before the clock starts
-            var started = monotonicNanoseconds()
-            testbed.key(keyboard, Self.hotkeyKey, 1)
+            var started = pressHotkey(on: keyboard)
             insetd.append(try client.waitForLine(containing: #""type":"keyboard""#) - started)
-            testbed.key(keyboard, Self.hotkeyKey, 0)
-            testbed.key(keyboard, Self.hotkeyModifier, 0)
+            releaseHotkey(on: keyboard)
             _ = try client.waitForLine(containing: #""type":"adjustment""#)
 
-            testbed.key(baselineDevice, Self.hotkeyModifier, 1)
-            _ = try baseline.client.waitForLine(containing: "1 \(Self.hotkeyModifier) 1")
-            started = monotonicNanoseconds()
-            testbed.key(baselineDevice, Self.hotkeyKey, 1)
+            started = pressHotkey(on: baselineDevice)
             bare.append(try baseline.client.waitForLine(containing: "1 \(Self.hotkeyKey) 1") - started)
-            testbed.key(baselineDevice, Self.hotkeyKey, 0)
-            testbed.key(baselineDevice, Self.hotkeyModifier, 0)
+            releaseHotkey(on: baselineDevice)
             _ = try baseline.client.waitForLine(containing: "1 \(Self.hotkeyModifier) 0")
             pause(nanoseconds: 1_000_000)
         }
@@ -156,13 +163,9 @@ extension PerfRun {
         _ = try clients.discardAll()
         var samples = Samples()
         for _ in 0..<count {
-            testbed.key(keyboard, Self.hotkeyModifier, 1)
-            pause(nanoseconds: 2_000_000)
-            let started = monotonicNanoseconds()
-            testbed.key(keyboard, Self.hotkeyKey, 1)
+            let started = pressHotkey(on: keyboard)
             samples.append(try clients.waitUntilEveryClientReads(#""type":"adjustment""#) - started)
-            testbed.key(keyboard, Self.hotkeyKey, 0)
-            testbed.key(keyboard, Self.hotkeyModifier, 0)
+            releaseHotkey(on: keyboard)
             pause(nanoseconds: 5_000_000)
         }
         return samples
@@ -193,7 +196,5 @@ extension PerfRun {
 }
 
 func percentString(_ value: Double) -> String {
-    let hundredths = Int((value * 100).rounded())
-    let fraction = String(hundredths % 100)
-    return "\(hundredths / 100).\(fraction.count == 1 ? "0" : "")\(fraction) %"
+    String(format: "%.2f %%", value)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import InputTestbed
 
 /// What `/proc` says about a running process, summed over all its threads:
 /// the figures the targets are stated in (CPU time, wakeups, resident memory,
@@ -53,7 +54,7 @@ struct ProcessProbe {
     /// Peak resident set size (`VmHWM`), KiB.
     var peakResidentKibibytes: Int { Int(field(read("/proc/\(pid)/status") ?? "", "VmHWM")) }
 
-    var openDescriptors: Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1 }
+    var openDescriptors: Int { ProcessFacts(pid: pid).openDescriptors }
 
     var threads: Int { tasks().count }
 

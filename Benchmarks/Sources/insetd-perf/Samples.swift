@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// Nanoseconds on the monotonic clock: the harness's one time base, read
@@ -39,21 +40,15 @@ struct Samples {
 
 /// Milliseconds with three decimals, as the report prints latencies.
 func milliseconds(_ nanoseconds: UInt64) -> String {
-    let micro = (nanoseconds + 500) / 1000
-    let fraction = String(micro % 1000)
-    return "\(micro / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) ms"
+    String(format: "%.3f ms", Double(nanoseconds) / 1e6)
 }
 
 /// Mebibytes with one decimal.
 func mebibytes(kibibytes: Int) -> String {
-    let tenths = (kibibytes * 10 + 512) / 1024
-    return "\(tenths / 10).\(tenths % 10) MiB"
+    String(format: "%.1f MiB", Double(kibibytes) / 1024)
 }
 
 /// A ratio with two decimals.
 func ratio(_ numerator: UInt64, _ denominator: UInt64) -> String {
-    guard denominator > 0 else { return "n/a" }
-    let hundredths = (numerator * 100 + denominator / 2) / denominator
-    let fraction = String(hundredths % 100)
-    return "\(hundredths / 100).\(fraction.count == 1 ? "0" : "")\(fraction)×"
+    denominator > 0 ? String(format: "%.2f×", Double(numerator) / Double(denominator)) : "n/a"
 }
