@@ -24,9 +24,4 @@ public enum ChildProcess {
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         return (process.terminationStatus, text)
     }
-
-    /// Sends SIGTERM and waits (without blocking a thread) for the process to end.
-    public static func terminate(_ process: SpawnedProcess, within timeout: Duration = .seconds(5)) async {
-        await process.terminate(within: timeout)
-    }
 }

@@ -117,10 +117,6 @@ public enum DaemonMessage: Hashable, Sendable {
     }
 }
 
-extension JSONValue: ExpressibleByStringLiteral {
-    public init(stringLiteral value: String) { self = .string(value) }
-}
-
 extension StateSnapshot {
     var json: JSONValue {
         var fields: JSONObject = [

@@ -132,6 +132,10 @@ public enum JSONValue: Hashable, Sendable {
     }
 }
 
+extension JSONValue: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+}
+
 /// A JSON object's fields: written with a dictionary literal, kept as a small
 /// array (a message has a handful of fields; hashing them cost more than
 /// finding one), sorted only when written.

@@ -49,7 +49,6 @@ public final class InsetServer: Service, Sendable {
     private let configuration: Configuration
     private let logger: Logger
     private let group: any EventLoopGroup
-    private let ownsGroup: Bool
     private let clients = NIOLockedValueBox([ClientID: ClientConnection]())
     private let nextClient = NIOLockedValueBox(1)
     private let ready = NIOLockedValueBox<[CheckedContinuation<Void, Never>]?>([])
@@ -58,7 +57,6 @@ public final class InsetServer: Service, Sendable {
         self.configuration = configuration
         self.logger = logger
         group = configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        ownsGroup = configuration.eventLoopGroup == nil
         (events, continuation) = AsyncStream.makeStream(of: ServerEvent.self, bufferingPolicy: .unbounded)
     }
 
@@ -108,7 +106,7 @@ public final class InsetServer: Service, Sendable {
         // Give the goodbyes a moment to leave before the event loop stops.
         for client in connections { try? await client.channel.closeFuture.get() }
         continuation.finish()
-        if ownsGroup { try await group.shutdownGracefully() }
+        if configuration.eventLoopGroup == nil { try await group.shutdownGracefully() }
     }
 
     private func markListening() {

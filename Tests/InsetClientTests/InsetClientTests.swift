@@ -60,7 +60,7 @@ final class Events: Sendable {
         #expect(before.contentOffset == Point(x: 0, y: 53))
         #expect(events.all.contains { if case .keyboard(let note, true) = $0 { note.phase == .willShow } else { false } })
 
-        await ChildProcess.terminate(daemon)
+        await daemon.terminate()
         #expect(await events.wait { $0.contains(.disconnected) })
         let adjustmentsBefore = Self.adjustments(events.all).count
         daemon = try await startDaemon(socket: socket)
@@ -77,7 +77,7 @@ final class Events: Sendable {
         #expect(events.all.filter { if case .connected = $0 { true } else { false } }.count == 2)
 
         await client.stop()
-        await ChildProcess.terminate(daemon)
+        await daemon.terminate()
         try? FileManager.default.removeItem(atPath: socket)
     }
 }

@@ -79,7 +79,7 @@ import Testing
         client.sendLine(#"{"type":"status","id":2}"#)
         #expect(number(await client.next("status"), "views") == 1, "\(name): the same connection still works")
         #expect(daemon.process.isRunning)
-        await ChildProcess.terminate(daemon.process)
+        await daemon.process.terminate()
     }
 
     @Test func anOversizedLineClosesThatClientOnly() async throws {
@@ -91,7 +91,7 @@ import Testing
         #expect(await client.isClosedByPeer())
         bystander.sendLine(#"{"type":"status","id":3}"#)
         #expect(number(await bystander.next("status"), "clients") == 1)
-        await ChildProcess.terminate(daemon.process)
+        await daemon.process.terminate()
     }
 
     @Test func aThousandConnectionsComeAndGoWithoutLeakingAndTheDaemonGoesIdle() async throws {
@@ -120,6 +120,6 @@ import Testing
         let ticks = daemon.cpuTicks
         try await Task.sleep(for: .seconds(1))
         #expect(daemon.cpuTicks - ticks <= 2, "busy while idle: \(daemon.cpuTicks - ticks) ticks in 1 s")
-        await ChildProcess.terminate(daemon.process)
+        await daemon.process.terminate()
     }
 }

@@ -42,7 +42,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: socketPath))
         kill(daemon.processIdentifier, SIGTERM)
         #expect(await datagram() == "STOPPING=1\nSTATUS=stopping")
-        await ChildProcess.terminate(daemon)
+        await daemon.terminate()
         let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
         #expect(lines.contains("<6>starting config=built-in defaults"))
         #expect(lines.allSatisfy { $0.hasPrefix("<") }, "every line carries a priority: \(lines)")
@@ -75,7 +75,7 @@ import Testing
         #expect(number(portrait, "additionalBottomInset") == 336)
         #expect(number(portrait, "contentOffset", "y") == 53)
         #expect(number(portrait, "animation", "duration") == 0.25)
-        await ChildProcess.terminate(daemon)
+        await daemon.terminate()
         unlink(socket)
     }
 
@@ -92,7 +92,7 @@ import Testing
         #expect(await client.next("error")?["id"] as? Int == 42)
         client.sendLine(#"{"type":"status","id":43}"#)
         #expect(number(await client.next("status"), "views") == 0)
-        await ChildProcess.terminate(daemon)
+        await daemon.terminate()
         unlink(socket)
     }
 
@@ -126,7 +126,7 @@ import Testing
         let status = await healthy.next("status")
         #expect(number(status, "views") == 100, "the silent client is still registered")
         print("daemon measurement: slowest command answer beside a non-reading client: \(slowest)")
-        await ChildProcess.terminate(daemon)
+        await daemon.terminate()
         unlink(socket)
         _ = silent
     }

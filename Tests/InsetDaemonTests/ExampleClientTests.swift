@@ -10,7 +10,7 @@ import Testing
         for _ in 0..<300 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(10)) }
         let script = repositoryRoot.appendingPathComponent("Examples/python/insetd_client.py").path
         let result = try await ChildProcess.run(["python3", script, "--socket", socket, "--focus", "0,600,300,44", "--count", "4"])
-        await ChildProcess.terminate(daemon)
+        await daemon.terminate()
         #expect(result.status == 0, "\(result.output)")
         // Registration, willShow, the adjusted view (1280x800: 209 pt keyboard, field
         // bottom 644 -> 644 - 800 + 209 = 53), didShow.

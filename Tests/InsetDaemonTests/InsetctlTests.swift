@@ -21,7 +21,7 @@ import Testing
             try await run([insetctl] + arguments + ["--socket", socket])
         }
 
-        func stop() async { await ChildProcess.terminate(process) }
+        func stop() async { await process.terminate() }
     }
 
     @Test func statusDevicesShowAndSimulate() async throws {

@@ -41,7 +41,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(now == "never")
-        await ChildProcess.terminate(daemon)
+        await daemon.terminate()
         for path in [socket, config, log.path] { try? FileManager.default.removeItem(atPath: path) }
     }
 }

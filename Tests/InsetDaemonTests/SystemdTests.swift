@@ -81,6 +81,6 @@ let insetdBinary = InsetdLauncher.binary
         #expect(welcome?["type"] as? String == "welcome")
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         #expect(text.contains("listening on the socket systemd passed"), "log: \(text)")
-        await ChildProcess.terminate(process)
+        await process.terminate()
     }
 }

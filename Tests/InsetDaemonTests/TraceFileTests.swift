@@ -55,7 +55,7 @@ import Testing
         let client = try await daemon.drive(updates: 12)
         client.sendLine(#"{"type":"status","id":99}"#)
         #expect(await client.next("status") != nil, "the daemon keeps serving after its trace is full")
-        await ChildProcess.terminate(daemon.process)
+        await daemon.process.terminate()
 
         let lines = daemon.text(daemon.trace).split(separator: "\n")
         #expect(lines.last == #"{"kind":"end","reason":"size limit of 4096 bytes reached"}"#)
@@ -71,7 +71,7 @@ import Testing
     @Test func rotationKeepsNumberedFilesThatReplayOldestFirst() async throws {
         let daemon = try TracedDaemon("{max-bytes: 4096, when-full: rotate, keep: 5}")
         _ = try await daemon.drive(updates: 14)
-        await ChildProcess.terminate(daemon.process)
+        await daemon.process.terminate()
         // 15 records of about 600 bytes: three files, rotated twice.
         #expect(daemon.files().filter { $0.hasPrefix("trace.jsonl") } == ["trace.jsonl", "trace.jsonl.1", "trace.jsonl.2"])
         #expect(daemon.text(daemon.trace).hasPrefix("{") && daemon.text(daemon.trace).contains(#""segment":2"#))
@@ -110,7 +110,7 @@ import Testing
     @Test func aDifferentRecordingIsReportedAtItsFirstDifference() async throws {
         let daemon = try TracedDaemon("{}")
         _ = try await daemon.drive(updates: 2)
-        await ChildProcess.terminate(daemon.process)
+        await daemon.process.terminate()
         var lines = daemon.text(daemon.output).split(separator: "\n").map(String.init)
         lines[1] = lines[1].replacingOccurrences(of: #""y":1"#, with: #""y":7"#)
         try (lines.joined(separator: "\n") + "\n").write(toFile: daemon.output, atomically: true, encoding: .utf8)

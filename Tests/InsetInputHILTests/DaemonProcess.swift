@@ -54,8 +54,8 @@ final class DaemonProcess {
     /// SIGTERM, then the exit status (or nil if it had to be killed).
     @discardableResult
     func terminate() async -> Int32? {
-        await ChildProcess.terminate(process, within: .seconds(3))
-        return process.isRunning ? nil : process.terminationStatus
+        if case .exited(let status) = await process.terminate(within: .seconds(3)) { return status }
+        return nil
     }
 
     deinit {
