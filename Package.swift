@@ -117,7 +117,10 @@ let package = Package(
         .testTarget(name: "InsetClientTests", dependencies: ["InsetClient", "InsetCore", "InsetProtocol", "InputTestbed"]),
         .testTarget(
             name: "InsetServerTests",
-            dependencies: ["InsetServer", "InsetProtocol", "InputTestbed", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
+            dependencies: [
+                "InsetServer", "InsetProtocol", "InputTestbed", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         // End to end against emulated hardware; run under umockdev-wrapper.
         .testTarget(

@@ -4,6 +4,7 @@ import InsetProtocol
 import InsetServer
 import InsetTrace
 import Logging
+import NIOCore
 
 /// Everything the core reacts to, merged into one ordered stream.
 enum CoreEvent: Sendable {
@@ -196,8 +197,8 @@ final class DaemonCore {
             switch timed.output {
             case .keyboard(let note):
                 // Encoded once for the focus owner and once for everyone else.
-                let local = DaemonMessage.keyboard(note, isLocal: true).line()
-                let remote = DaemonMessage.keyboard(note, isLocal: false).line()
+                let local = ByteBuffer(bytes: DaemonMessage.keyboard(note, isLocal: true).lineBytes())
+                let remote = ByteBuffer(bytes: DaemonMessage.keyboard(note, isLocal: false).lineBytes())
                 for (id, client) in clients { client.connection.send(encoded: note.isLocal(for: id) ? local : remote) }
             case .adjustment(let adjustment):
                 clients[adjustment.view.client]?.connection.send(.adjustment(view: adjustment.view.name, adjustment))
@@ -224,15 +225,15 @@ final class DaemonCore {
     }
 
     private func publish(device: InputDevice, event: String) {
-        let message = DaemonMessage.device(event: event, Self.wire(device)).line()
+        let message = ByteBuffer(bytes: DaemonMessage.device(event: event, Self.wire(device)).lineBytes())
         for client in clients.values where client.topics.contains(.devices) { client.connection.send(encoded: message) }
     }
 
     private func publishPolicy() {
-        let message = DaemonMessage.policy(
+        let message = ByteBuffer(bytes: DaemonMessage.policy(
             mode: pipeline.policy.configuration.mode, tabletMode: tabletMode,
             hardwareKeyboard: pipeline.policy.hardwareKeyboardUsable
-        ).line()
+        ).lineBytes())
         for client in clients.values where client.topics.contains(.policy) { client.connection.send(encoded: message) }
     }
 

@@ -67,7 +67,17 @@ public enum DaemonMessage: Hashable, Sendable {
     /// The message as one line of JSON, newline included, keys sorted so the same
     /// message always gives the same bytes.
     public func line() -> Data {
-        jsonLine(jsonFields())
+        Data(lineBytes())
+    }
+
+    /// `line()` as bytes. The two messages a keyboard change sends every client
+    /// are written without a value tree (`JSONStreamWriter`); the same bytes.
+    public func lineBytes() -> [UInt8] {
+        switch self {
+        case .keyboard(let note, let isLocal): Self.keyboardLine(note, isLocal: isLocal)
+        case .adjustment(let view, let adjustment): Self.adjustmentLine(view: view, adjustment)
+        default: jsonLineBytes(jsonFields())
+        }
     }
 
     /// The message as a JSON object (what `line()` writes), for writers that add

@@ -75,7 +75,7 @@ public enum JSONValue: Hashable, Sendable {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 
-    private static func write(_ number: Double, to output: inout [UInt8]) {
+    static func write(_ number: Double, to output: inout [UInt8]) {
         precondition(number.isFinite, "JSON has no \(number)")
         // As JSONSerialization writes a Double: Swift's shortest round-trip
         // form, whole numbers bare ("302", not "302.0"). Zero of either sign is
@@ -105,7 +105,7 @@ public enum JSONValue: Hashable, Sendable {
         }
     }
 
-    private static func write(_ string: String, to output: inout [UInt8]) {
+    static func write(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Most strings (keys, names) need no escaping: copy them whole.
         if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
@@ -175,9 +175,14 @@ public struct JSONObject: Hashable, Sendable, ExpressibleByDictionaryLiteral {
 /// One JSON object as one line, newline included, keys sorted so the same
 /// object always gives the same bytes.
 public func jsonLine(_ fields: JSONObject) -> Data {
+    Data(jsonLineBytes(fields))
+}
+
+/// `jsonLine` as bytes.
+public func jsonLineBytes(_ fields: JSONObject) -> [UInt8] {
     var output: [UInt8] = []
     output.reserveCapacity(512)
     JSONValue.object(fields).write(to: &output)
     output.append(UInt8(ascii: "\n"))
-    return Data(output)
+    return output
 }

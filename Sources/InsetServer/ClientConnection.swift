@@ -1,4 +1,3 @@
-import Foundation
 import InsetCore
 import InsetProtocol
 import Logging
@@ -18,15 +17,24 @@ public final class ClientConnection: Sendable {
     private let queue: NIOLoopBoundBox<OutboundQueue>
     private let closing: NIOLoopBoundBox<Bool>
     private let flushScheduled: NIOLoopBoundBox<Bool>
+    /// What this loop task sent while nothing was queued, written as one buffer
+    /// when the task ends (one trip through the channel pipeline, one iovec).
+    private let staged: NIOLoopBoundBox<ByteBuffer?>
+    private let pendingFlushes: PendingFlushes
 
-    init(id: ClientID, peer: PeerCredentials, channel: any Channel, capacity: Int, logger: Logger) {
+    init(
+        id: ClientID, peer: PeerCredentials, channel: any Channel, capacity: Int, pendingFlushes: PendingFlushes,
+        logger: Logger
+    ) {
         self.id = id
         self.peer = peer
         self.channel = channel
+        self.pendingFlushes = pendingFlushes
         self.logger = logger
         queue = NIOLoopBoundBox(OutboundQueue(capacity: capacity), eventLoop: channel.eventLoop)
         closing = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
         flushScheduled = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
+        staged = NIOLoopBoundBox(nil, eventLoop: channel.eventLoop)
     }
 
     /// False once the connection is closed or closing.
@@ -34,25 +42,29 @@ public final class ClientConnection: Sendable {
 
     /// Queues a message; an adjustment replaces an unsent one for the same view.
     public func send(_ message: DaemonMessage) {
-        let key: String? = if case .adjustment(let view, _) = message { "adjustment:" + view } else { nil }
-        send(encoded: message.line(), coalescingKey: key)
+        let view: String? = if case .adjustment(let view, _) = message { view } else { nil }
+        send(ByteBuffer(bytes: message.lineBytes()), coalescingView: view)
     }
 
-    /// Queues an already encoded message: a broadcast is encoded once, not once
-    /// per client.
-    public func send(encoded bytes: Data, coalescingKey key: String? = nil) {
+    /// Queues an already encoded message: a broadcast is encoded once, and its
+    /// buffer shared by every client, not copied per client.
+    public func send(encoded bytes: ByteBuffer) {
+        send(bytes, coalescingView: nil)
+    }
+
+    private func send(_ bytes: ByteBuffer, coalescingView view: String?) {
         // The daemon's core runs on this event loop: no task hop per client.
         if channel.eventLoop.inEventLoop {
-            enqueue(bytes, key: key)
+            enqueue(bytes, view: view)
         } else {
-            channel.eventLoop.execute { self.enqueue(bytes, key: key) }
+            channel.eventLoop.execute { self.enqueue(bytes, view: view) }
         }
     }
 
     /// Sends a last message, then closes the connection. The close never waits
     /// on the peer for long: a client that does not read gets 250 ms.
     public func close(after message: DaemonMessage? = nil) {
-        let bytes = message?.line()
+        let bytes = message.map { ByteBuffer(bytes: $0.lineBytes()) }
         channel.eventLoop.execute {
             guard !self.closing.value else { return }
             self.closing.value = true
@@ -64,34 +76,49 @@ public final class ClientConnection: Sendable {
                 self.channel.close(promise: nil)
                 return
             }
-            self.channel.writeAndFlush(self.channel.allocator.buffer(bytes: bytes)).whenComplete { _ in
+            self.channel.writeAndFlush(bytes).whenComplete { _ in
                 forced.cancel()
                 self.channel.close(promise: nil)
             }
         }
     }
 
-    private func enqueue(_ bytes: Data, key: String?) {
+    /// Most that one loop task stages for a client; beyond, messages wait in
+    /// the bounded queue (so a task sending a client many messages cannot grow
+    /// memory past the queue's bound).
+    static let stagingLimit = 64 * 1024
+
+    private func enqueue(_ bytes: ByteBuffer, view: String?) {
         guard !closing.value else { return }
-        guard queue.value.enqueue(bytes, coalescingKey: key) else {
+        // Nothing waiting and room in the socket: out with this task's write.
+        if queue.value.isEmpty, channel.isWritable, (staged.value?.readableBytes ?? 0) < Self.stagingLimit {
+            // A broadcast's buffer is shared until a second message joins it.
+            if staged.value == nil { staged.value = bytes } else { staged.value!.writeImmutableBuffer(bytes) }
+            return scheduleFlush()
+        }
+        guard queue.value.enqueue(bytes, coalescingView: view) else {
             logger.warning(
                 "client dropped: it does not read its messages",
                 metadata: ["client": "\(id)", "peer": "\(peer)", "queued": "\(queue.value.count)"])
             close(after: .error(ProtocolError(.tooSlow, "too many unread messages (\(queue.value.capacity)); disconnecting")))
             return
         }
-        drain()
+        scheduleFlush()
     }
 
-    /// Writes queued messages while the socket accepts them.
+    /// Writes queued messages while the socket accepts them (it has drained).
     func drain() {
-        guard !closing.value else { return }
+        if writeQueued() { scheduleFlush() }
+    }
+
+    private func writeQueued() -> Bool {
+        guard !closing.value else { return false }
         var wrote = false
         while channel.isWritable, let bytes = queue.value.dequeue() {
-            channel.write(channel.allocator.buffer(bytes: bytes), promise: nil)
+            channel.write(bytes, promise: nil)
             wrote = true
         }
-        if wrote { scheduleFlush() }
+        return wrote
     }
 
     /// Flushes once the current event-loop task is done, so everything one core
@@ -100,9 +127,19 @@ public final class ClientConnection: Sendable {
     private func scheduleFlush() {
         guard !flushScheduled.value else { return }
         flushScheduled.value = true
-        channel.eventLoop.execute {
-            self.flushScheduled.value = false
-            self.channel.flush()
+        pendingFlushes.add(self)
+    }
+
+    /// `PendingFlushes`' end of the loop task: what was staged, then what the
+    /// queue holds while the socket takes it.
+    func flush() {
+        flushScheduled.value = false
+        guard !closing.value else { return }
+        if let bytes = staged.value {
+            staged.value = nil
+            channel.write(bytes, promise: nil)
         }
+        _ = writeQueued()
+        channel.flush()
     }
 }

@@ -51,6 +51,8 @@ public final class InsetServer: Service, Sendable {
     private let group: any EventLoopGroup
     private let clients = NIOLockedValueBox([ClientID: ClientConnection]())
     private let nextClient = NIOLockedValueBox(1)
+    /// One per event loop its clients are served on.
+    private let pendingFlushes = NIOLockedValueBox([ObjectIdentifier: PendingFlushes]())
     private let ready = NIOLockedValueBox<[CheckedContinuation<Void, Never>]?>([])
 
     public init(configuration: Configuration, logger: Logger = Logger(label: "insetd.server")) {
@@ -122,8 +124,16 @@ public final class InsetServer: Service, Sendable {
             defer { value += 1 }
             return "c\(value)"
         })
+        let loop = channel.eventLoop
+        let flushes = pendingFlushes.withLockedValue { batches in
+            if let batch = batches[ObjectIdentifier(loop)] { return batch }
+            let batch = PendingFlushes(eventLoop: loop)
+            batches[ObjectIdentifier(loop)] = batch
+            return batch
+        }
         let connection = ClientConnection(
-            id: id, peer: peer, channel: channel, capacity: configuration.outboundCapacity, logger: logger)
+            id: id, peer: peer, channel: channel, capacity: configuration.outboundCapacity, pendingFlushes: flushes,
+            logger: logger)
         clients.withLockedValue { $0[id] = connection }
         channel.closeFuture.whenComplete { [self] _ in _ = clients.withLockedValue { $0.removeValue(forKey: id) } }
         try channel.pipeline.syncOperations.addHandler(

@@ -1,4 +1,4 @@
-import Foundation
+import NIOCore
 
 /// One client's unsent messages, bounded.
 ///
@@ -8,9 +8,10 @@ import Foundation
 /// backlog. A client whose queue still overflows is dropped by the server.
 public struct OutboundQueue: Sendable {
     public struct Item: Sendable {
-        public var bytes: Data
-        /// Messages with the same key replace each other while unsent.
-        public var coalescingKey: String?
+        public var bytes: ByteBuffer
+        /// The view an adjustment is for: adjustments for one view replace each
+        /// other while unsent. Nil for every other message.
+        public var coalescingView: String?
     }
 
     public let capacity: Int
@@ -26,17 +27,17 @@ public struct OutboundQueue: Sendable {
     public var isEmpty: Bool { count == 0 }
 
     /// Adds a message; false when the queue is full (the caller drops the client).
-    public mutating func enqueue(_ bytes: Data, coalescingKey: String? = nil) -> Bool {
-        if let key = coalescingKey, let index = items[head...].lastIndex(where: { $0.coalescingKey == key }) {
+    public mutating func enqueue(_ bytes: ByteBuffer, coalescingView view: String? = nil) -> Bool {
+        if let view, let index = items[head...].lastIndex(where: { $0.coalescingView == view }) {
             items[index].bytes = bytes
             return true
         }
         guard count < capacity else { return false }
-        items.append(Item(bytes: bytes, coalescingKey: coalescingKey))
+        items.append(Item(bytes: bytes, coalescingView: view))
         return true
     }
 
-    public mutating func dequeue() -> Data? {
+    public mutating func dequeue() -> ByteBuffer? {
         guard head < items.count else { return nil }
         let item = items[head]
         head += 1

@@ -91,6 +91,45 @@ import Testing
             #expect(String(decoding: value.bytes, as: UTF8.self) == (try Self.foundation(value)))
         }
     }
+
+    /// The two messages written without a value tree give the bytes the tree
+    /// gives, for random geometry, animations, names and phases.
+    @Test func streamWrittenMessagesMatchTheirValueTree() {
+        var generator = SplitMix64(seed: 0x57_2EA3)
+        func number() -> Double {
+            switch generator.next() % 4 {
+            case 0: Double(Int(generator.next() % 2000)) - 500
+            case 1: Double(Int32(truncatingIfNeeded: generator.next())) / 7
+            case 2: -0.0
+            default: Double(bitPattern: generator.next() & 0x7FEF_FFFF_FFFF_FFFF)  // finite, any size
+            }
+        }
+        func rect() -> Rect { Rect(x: number(), y: number(), width: number(), height: number()) }
+        func insets() -> EdgeInsets { EdgeInsets(top: number(), left: number(), bottom: number(), right: number()) }
+        func animation() -> Animation {
+            Animation(
+                duration: .nanoseconds(Int64(generator.next() % 2_000_000_000)),
+                curve: AnimationCurve.allCases[Int(generator.next() % 4)])
+        }
+        let names = ["v", "sign \"up\"/\\ é", "tab\tline\n", "😀", ""]
+        for _ in 0..<500 {
+            let note = KeyboardNotification(
+                phase: KeyboardPhase.allCases[Int(generator.next() % 6)], beginFrame: rect(), endFrame: rect(),
+                animation: animation(), focusOwner: nil)
+            let adjustment = ViewAdjustment(
+                view: ViewID(client: ClientID("c1"), name: "v"), additionalBottomInset: number(), contentInset: insets(),
+                indicatorInsets: insets(), adjustedContentInset: insets(), contentSize: Size(width: number(), height: number()),
+                contentOffset: Point(x: number(), y: number()), alwaysBounceVertical: generator.next() % 2 == 0,
+                animation: animation())
+            let messages: [DaemonMessage] = [
+                .keyboard(note, isLocal: generator.next() % 2 == 0),
+                .adjustment(view: names[Int(generator.next() % UInt64(names.count))], adjustment),
+            ]
+            for message in messages {
+                #expect(message.lineBytes() == jsonLineBytes(message.jsonFields()), "\(message)")
+            }
+        }
+    }
 }
 
 /// A small seeded generator (SplitMix64) for repeatable random cases.

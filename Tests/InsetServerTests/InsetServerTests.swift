@@ -3,6 +3,7 @@ import InsetCore
 import InsetProtocol
 import ServiceLifecycle
 import InputTestbed
+import NIOCore
 import Testing
 
 @testable import InsetServer
@@ -159,16 +160,17 @@ final class RunningServer {
 @Suite struct OutboundQueueTests {
     @Test func newerAdjustmentsReplaceUnsentOnesAndTheBoundHolds() {
         var queue = OutboundQueue(capacity: 3)
+        func bytes(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
         let accepted = [
-            queue.enqueue(Data("a1".utf8), coalescingKey: "a"), queue.enqueue(Data("k".utf8)),
-            queue.enqueue(Data("a2".utf8), coalescingKey: "a"),
+            queue.enqueue(bytes("a1"), coalescingView: "a"), queue.enqueue(bytes("k")),
+            queue.enqueue(bytes("a2"), coalescingView: "a"),
         ]
         #expect(accepted == [true, true, true])
         #expect(queue.count == 2)
-        let b = queue.enqueue(Data("b".utf8), coalescingKey: "b")
-        let overflow = queue.enqueue(Data("k2".utf8))
+        let b = queue.enqueue(bytes("b"), coalescingView: "b")
+        let overflow = queue.enqueue(bytes("k2"))
         #expect(b && !overflow)
         let drained = [queue.dequeue(), queue.dequeue(), queue.dequeue(), queue.dequeue()]
-        #expect(drained == [Data("a2".utf8), Data("k".utf8), Data("b".utf8), nil])
+        #expect(drained == [bytes("a2"), bytes("k"), bytes("b"), nil])
     }
 }

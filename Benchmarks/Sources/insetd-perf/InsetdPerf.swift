@@ -40,6 +40,11 @@ struct InsetdPerf: ParsableCommand {
     @Option(help: "Daemon starts timed to READY=1.")
     var startups = 20
 
+    @Option(
+        name: .customLong("only"), parsing: .upToNextOption,
+        help: "Take only these measurements (\(Measurement.allCases.map(\.rawValue).joined(separator: ", "))); default: all.")
+    var only: [Measurement] = []
+
     @Option(help: "Also write the Markdown report to this file.")
     var markdown: String?
 
@@ -54,12 +59,19 @@ struct InsetdPerf: ParsableCommand {
         else { throw ValidationError("counts must be positive, --clients at least 10, --idle-seconds at least 10") }
     }
 
+    /// What `--only` picks from.
+    enum Measurement: String, CaseIterable, ExpressibleByArgument {
+        case startup, latency, idle, storm, nonReader = "non-reader", fanOut = "fan-out", memory
+    }
+
+    func takes(_ measurement: Measurement) -> Bool { only.isEmpty || only.contains(measurement) }
+
     func run() throws {
         guard Testbed.isAvailable else { try Self.reexecUnderUmockdev() }
         let run = try PerfRun(insetd: insetd, baseline: baseline)
-        try run.measureStartup(count: startups)
+        if takes(.startup) { try run.measureStartup(count: startups) }
         try run.measureSteadyState(self)
-        try run.measureMemoryWithoutPreload()
+        if takes(.memory) { try run.measureMemoryWithoutPreload() }
         let command = (["insetd-perf"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
         let text = run.report.markdown(machine: Report.machineDescription(), command: command)
         print(text)
@@ -135,22 +147,29 @@ final class PerfRun {
             environment: environment)
     }
 
-    /// P1, P3, P4, P2 on one daemon with five devices read.
+    /// P1, P3, P4, the non-reader and P2 on one daemon with five devices read
+    /// (those `--only` picks).
     func measureSteadyState(_ options: InsetdPerf) throws {
         for device in startupDevices where !steadyDevices.contains(device) { testbed.remove(device) }
         let daemon = try startDaemon()
         let first = try daemon.connect(view: true)
         let bare = try BaselineUnderTest(binary: baseline, socket: directory + "/baseline.sock", devnode: baselineDevice.devnode)
-        try measureHotkeyLatency(daemon: daemon, client: first, baseline: bare, count: options.samples)
+        if options.takes(.latency) {
+            try measureHotkeyLatency(daemon: daemon, client: first, baseline: bare, count: options.samples)
+        }
 
         let fleet = ClientFleet()
         fleet.add(first)
         while fleet.count < 10 { fleet.add(try daemon.connect(view: true)) }
-        try measureIdle(daemon: daemon, clients: fleet, seconds: options.idleSeconds)
-        try measureTypingStorm(
-            daemon: daemon, clients: fleet, baseline: bare, rate: options.stormRate, seconds: options.stormSeconds)
-        try measureNonReader(daemon: daemon, clients: fleet, changes: options.changes)
-        try measureFanOut(daemon: daemon, clients: fleet, total: options.clients, changes: options.changes)
+        if options.takes(.idle) { try measureIdle(daemon: daemon, clients: fleet, seconds: options.idleSeconds) }
+        if options.takes(.storm) {
+            try measureTypingStorm(
+                daemon: daemon, clients: fleet, baseline: bare, rate: options.stormRate, seconds: options.stormSeconds)
+        }
+        if options.takes(.nonReader) { try measureNonReader(daemon: daemon, clients: fleet, changes: options.changes) }
+        if options.takes(.fanOut) {
+            try measureFanOut(daemon: daemon, clients: fleet, total: options.clients, changes: options.changes)
+        }
         guard daemon.stop() == .exited(0) else { throw HarnessError("insetd did not stop cleanly; see \(log)") }
     }
 
