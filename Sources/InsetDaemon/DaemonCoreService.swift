@@ -30,7 +30,7 @@ final class DaemonCoreService: Service, Sendable {
 
     func run() async throws {
         let (events, continuation) = AsyncStream.makeStream(of: CoreEvent.self, bufferingPolicy: .unbounded)
-        let source = try monitor.start()
+        let source = try monitor.start(delivering: { event in continuation.yield(.input(event)) })
         let core = try DaemonCore(
             configuration: configuration, devices: monitor.devices, tabletMode: monitor.tabletMode, logger: logger)
         await server.waitUntilListening()
@@ -41,7 +41,6 @@ final class DaemonCoreService: Service, Sendable {
 
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { for await event in self.monitor.events { continuation.yield(.input(event)) } }
                 group.addTask { for await event in self.server.events { continuation.yield(.server(event)) } }
                 group.addTask { await self.reloadOnHangUp(continuation) }
                 if let interval = SystemdNotifier.watchdogInterval() {

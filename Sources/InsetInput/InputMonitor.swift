@@ -70,8 +70,12 @@ public final class InputMonitor: Sendable {
 
     /// Enumerates the devices present now (their events are in `events` when this
     /// returns), then follows uevents and device input on the reader thread.
+    ///
+    /// With `deliver`, every event goes to it instead of `events`, called on the
+    /// reader thread: a consumer that merges input into a stream of its own
+    /// saves a task hop between a hotkey and its answer.
     @discardableResult
-    public func start() throws(InputSystemError) -> UeventSource {
+    public func start(delivering deliver: (@Sendable (InputEvent) -> Void)? = nil) throws(InputSystemError) -> UeventSource {
         let source = resolvedSource()
         guard shared.withLock({ $0.thread == nil }) else { return source }
         if configuration.source == .auto && source == .kernel {
@@ -84,7 +88,7 @@ public final class InputMonitor: Sendable {
             source: source, classifier: configuration.classifier, wake: wake, wakeups: wakeups, logger: logger,
             emit: { [weak self] event in
                 if case .tabletMode(let on) = event { self?.shared.withLock { $0.tabletMode = on } }
-                continuation.yield(event)
+                if let deliver { deliver(event) } else { continuation.yield(event) }
             },
             publish: { [weak self] devices in self?.shared.withLock { $0.devices = devices } })
         try reader.enumerate()
@@ -95,6 +99,7 @@ public final class InputMonitor: Sendable {
             &thread, nil,
             { argument in
                 let box = Unmanaged<ReaderBox>.fromOpaque(argument!).takeRetainedValue()
+                nameThisThread("insetd-input")
                 box.reader.run()
                 return nil
             }, box.toOpaque())
@@ -132,6 +137,16 @@ public final class InputMonitor: Sendable {
         guard clock_gettime(clock, &time) == 0 else { return nil }
         return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
     }
+}
+
+/// Gives the calling thread its own name in top, perf and /proc (a new thread
+/// inherits its creator's, here an event loop's). Glibc's `pthread_setname_np`
+/// is not visible to Swift (it needs `_GNU_SOURCE`); the kernel's file is.
+private func nameThisThread(_ name: String) {
+    let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    _ = name.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+    close(fd)
 }
 
 /// Carries the reader to its thread; only that thread touches it afterwards.
