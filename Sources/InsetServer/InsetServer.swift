@@ -86,6 +86,10 @@ public final class InsetServer: Service, Sendable {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 128)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
+            // Each connection keeps its receive buffer between reads. Client lines
+            // are short, so start at 256 bytes instead of NIO's 2 KiB (1.8 MiB
+            // less with 1000 clients); a client that sends more grows its own.
+            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
             .childChannelInitializer { [self] channel in
                 Self.credentials(of: channel).flatMapThrowing { peer in try self.accept(channel, peer: peer) }
             }
