@@ -21,20 +21,31 @@ public struct LineFramer: Sendable {
     /// Feeds bytes; returns the complete lines in order (without `\n`, and without
     /// a trailing `\r`). Stops at `.tooLong`.
     public mutating func feed(_ bytes: some Sequence<UInt8>) -> [Output] {
+        // A socket read is contiguous: split it at newlines a segment at a time
+        // rather than a byte at a time.
+        if let out = bytes.withContiguousStorageIfAvailable({ feed(contiguous: $0) }) { return out }
+        return Array(bytes).withUnsafeBufferPointer { feed(contiguous: $0) }
+    }
+
+    private mutating func feed(contiguous chunk: UnsafeBufferPointer<UInt8>) -> [Output] {
         var out: [Output] = []
-        for byte in bytes {
-            if byte == UInt8(ascii: "\n") {
-                if buffer.last == UInt8(ascii: "\r") { buffer.removeLast() }
-                if !buffer.isEmpty { out.append(.line(buffer)) }
-                buffer.removeAll(keepingCapacity: true)
-            } else {
-                buffer.append(byte)
-                if buffer.count > limit {
-                    buffer = []
-                    out.append(.tooLong)
-                    return out
-                }
+        var start = 0
+        while start < chunk.count {
+            let newline = chunk[start...].firstIndex(of: UInt8(ascii: "\n"))
+            let segment = chunk[start..<(newline ?? chunk.count)]
+            // Checked before copying: never more than `limit` bytes held. A
+            // carriage return counts, as it did when lines were read byte by byte.
+            guard buffer.count + segment.count <= limit else {
+                buffer = []
+                out.append(.tooLong)
+                return out
             }
+            buffer.append(contentsOf: segment)
+            guard let newline else { break }
+            if buffer.last == UInt8(ascii: "\r") { buffer.removeLast() }
+            if !buffer.isEmpty { out.append(.line(buffer)) }
+            buffer.removeAll(keepingCapacity: true)
+            start = newline + 1
         }
         return out
     }

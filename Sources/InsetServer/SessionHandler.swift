@@ -29,9 +29,8 @@ final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        var buffer = unwrapInboundIn(data)
-        let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
-        for output in framer.feed(bytes) {
+        let buffer = unwrapInboundIn(data)
+        for output in framer.feed(buffer.readableBytesView) {
             switch output {
             case .line(let line):
                 handle(line)

@@ -149,6 +149,44 @@ func validate(_ arguments: [String]) async throws -> (status: Int32, output: Str
         #expect(framer.pendingCount == 0, "nothing beyond the limit is buffered")
     }
 
+    /// Random streams of short lines, CRs, blank lines and over-long lines, cut
+    /// into random chunks, frame as a byte-at-a-time reader frames them.
+    @Test func randomChunkingFramesAsByteAtATimeReading() {
+        var generator = SplitMix64(seed: 0xF4A3E)
+        let alphabet: [UInt8] = Array("ab{}\"".utf8) + [0x0A, 0x0A, 0x0D, 0x00, 0xFF]
+        for _ in 0..<400 {
+            let limit = Int(generator.next() % 12) + 1
+            let stream = (0..<Int(generator.next() % 80)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
+            var framer = LineFramer(limit: limit)
+            var framed: [LineFramer.Output] = []
+            var index = 0
+            while index < stream.count, framed.last != .tooLong {
+                let end = min(stream.count, index + Int(generator.next() % 9) + 1)
+                framed += framer.feed(stream[index..<end])
+                index = end
+            }
+            #expect(framed == Self.byteAtATime(stream, limit: limit), "limit \(limit), stream \(stream)")
+        }
+    }
+
+    /// The model: one byte at a time, a line ends at `\n`, a `\r` before it is
+    /// dropped, blank lines are skipped, more than `limit` bytes held ends it all.
+    static func byteAtATime(_ stream: [UInt8], limit: Int) -> [LineFramer.Output] {
+        var out: [LineFramer.Output] = []
+        var line: [UInt8] = []
+        for byte in stream {
+            if byte == 0x0A {
+                if line.last == 0x0D { line.removeLast() }
+                if !line.isEmpty { out.append(.line(line)) }
+                line = []
+            } else {
+                line.append(byte)
+                if line.count > limit { return out + [.tooLong] }
+            }
+        }
+        return out
+    }
+
     @Test func theDefaultLimitIs64KiB() {
         var framer = LineFramer()
         let big = [UInt8](repeating: UInt8(ascii: "x"), count: 64 * 1024)
