@@ -12,6 +12,9 @@ import Glibc
 public final class Testbed {
     private let raw: UnsafeMutablePointer<UMockdevTestbed>
     private var ioctlFiles: [String] = []
+    /// The reading side of each emulated node the test wrote to, opened only to
+    /// ask how much its reader has not read yet (`FIONREAD`).
+    private var readerSides: [String: Int32] = [:]
 
     /// True when this process runs under umockdev's preload library.
     public static var isAvailable: Bool {
@@ -25,6 +28,7 @@ public final class Testbed {
 
     deinit {
         for file in ioctlFiles { unlink(file) }
+        for fd in readerSides.values { close(fd) }
         g_object_unref(raw)
     }
 
@@ -47,6 +51,7 @@ public final class Testbed {
     /// Unplugs a device: announces it with a `remove` uevent (umockdev's own
     /// removal does not reach a monitor), then deletes it from the fake sysfs.
     public func remove(_ device: FixtureDevice) {
+        if let fd = readerSides.removeValue(forKey: device.devnode) { close(fd) }
         uevent(device, "remove")
         umockdev_testbed_remove_device(raw, "/sys" + device.syspath)
     }
@@ -105,8 +110,56 @@ public final class Testbed {
         }
         let fd = umockdev_testbed_get_dev_fd(raw, device.devnode)
         precondition(fd >= 0, "\(device.devnode) has no emulated node")
-        let written = events.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
-        precondition(written == MemoryLayout<input_event>.stride * events.count, "short write to \(device.devnode)")
+        waitUntilRead(device)
+        events.withUnsafeMutableBytes { bytes in
+            // A write can still be cut short by a signal: go on from there.
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else if written < 0, errno == EAGAIN {
+                    var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&ready, 1, 1000)
+                } else {
+                    preconditionFailure("write to \(device.devnode): \(written < 0 ? String(cString: strerror(errno)) : "nothing written")")
+                }
+            }
+        }
+    }
+
+    /// The node is a PTY, and a PTY is a byte stream: when its reader falls
+    /// behind (a typing storm on a busy machine) and the buffer fills, a write
+    /// goes in part, the reader gets half an event, and libevdev fails the read
+    /// with EINVAL, which no kernel evdev node ever does. So a frame is written
+    /// only once the reader has read everything before it (waiting at most 2 s,
+    /// then written anyway): emulated input keeps the kernel's whole events,
+    /// and a writer faster than its reader is slowed to the reader's pace.
+    /// (`poll`, not `FIONREAD`: umockdev's preload answers the ioctl itself.)
+    private func waitUntilRead(_ device: FixtureDevice) {
+        guard let fd = readerSide(of: device) else { return }
+        let deadline = ContinuousClock.now + .seconds(2)
+        var unread = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while poll(&unread, 1, 0) == 1, unread.revents & Int16(POLLIN) != 0, ContinuousClock.now < deadline {
+            usleep(50)
+        }
+    }
+
+    private func readerSide(of device: FixtureDevice) -> Int32? {
+        if let fd = readerSides[device.devnode] { return fd }
+        let root = umockdev_testbed_get_root_dir(raw)!
+        defer { g_free(root) }
+        // The fake node is a symbolic link to the PTY's reading side.
+        var target = [CChar](repeating: 0, count: Int(PATH_MAX))
+        let length = readlink(String(cString: root) + device.devnode, &target, target.count - 1)
+        guard length > 0 else { return nil }
+        let path = String(decoding: target.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        readerSides[device.devnode] = fd
+        return fd
     }
 
     /// A key press or release followed by `SYN_REPORT`, in one report.
