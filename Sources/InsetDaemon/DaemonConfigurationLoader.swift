@@ -4,22 +4,14 @@ import InsetCore
 import InsetInput
 import Logging
 import SystemPackage
-import Yams
 
 /// Reads a `DaemonConfiguration` from a YAML file with swift-configuration.
 /// Missing keys keep their defaults; wrong values are collected, never guessed.
 public enum DaemonConfigurationLoader {
     public static func load(path: String) async throws(ConfigurationError) -> DaemonConfiguration {
-        let provider: FileProvider<YAMLSnapshot>
+        let provider: FileProvider<YAMLConfigSnapshot>
         do {
-            // A file of comments only is a valid, empty configuration; the
-            // provider insists on a top-level mapping, so ask Yams first.
-            // `compose` only parses: `load` would construct Swift values and traps on a
-            // key that is not a scalar (Yams force-unwraps it), which the fuzz tests found.
-            if let text = try? String(contentsOfFile: path, encoding: .utf8), try Yams.compose(yaml: text) == nil {
-                return DaemonConfiguration.defaults
-            }
-            provider = try await FileProvider<YAMLSnapshot>(filePath: FilePath(path))
+            provider = try await FileProvider<YAMLConfigSnapshot>(filePath: FilePath(path))
         } catch {
             throw ConfigurationError(
                 source: path, problems: [.init(key: "(file)", value: path, why: "cannot be read as YAML: \(oneLine(error))")])

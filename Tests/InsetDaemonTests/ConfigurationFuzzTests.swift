@@ -35,13 +35,16 @@ import Testing
         }
     }
 
-    /// Found by `mutatedShippedFilesAreUsableOrAClearError`: a mapping key that is
-    /// not a scalar made Yams trap (a force unwrap in its value construction).
-    @Test(arguments: ["[a]: 1\n", "screen: {[w]: 1}\n", "? {x: 1}\n: 2\n", "keyboard:\n  ? [mode]\n  : auto\n"])
-    func aKeyThatIsNotAScalarIsAClearError(_ text: String) async throws {
+    /// Found by `mutatedShippedFilesAreUsableOrAClearError` (when Yams parsed the file):
+    /// a mapping key that is not a scalar made Yams trap. Now it is an error naming where.
+    @Test(arguments: [
+        ("[a]: 1\n", "line 1, column 1"), ("screen: {[w]: 1}\n", "line 1, column 10"),
+        ("? {x: 1}\n: 2\n", "line 1, column 3"), ("keyboard:\n  ? [mode]\n  : auto\n", "line 2, column 5"),
+    ])
+    func aKeyThatIsNotAScalarIsAClearError(_ text: String, position: String) async throws {
         let path = try temporaryConfig(text)
         let error = await #expect(throws: ConfigurationError.self) { try await DaemonConfigurationLoader.load(path: path) }
-        #expect(error?.description.contains("cannot be read as YAML: YAML key is not convertible to string") == true)
+        #expect(error?.description == "\(path): (file): '\(path)' cannot be read as YAML: the key at \(position) is not a scalar (a name)")
     }
 
     static let alphabet: [Character] = Array("abcdefghijklmnopqrstuvwxyz-_.0123456789 :\n\t{}[],\"'#&*!|>%@`\\-~?")

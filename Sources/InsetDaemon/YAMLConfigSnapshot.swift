@@ -1,0 +1,157 @@
+import Configuration
+
+/// A YAML configuration file as swift-configuration sees it: nested mappings
+/// become dotted keys (`keyboard.mode`), values are scalars or lists of scalars.
+///
+/// Why not the library's `YAMLSnapshot`: it needs Yams and so Foundation, for one
+/// read of a small file (see `YAMLNode`). The rules are the same as that
+/// snapshot's, which insetd used before: YAML 1.1 resolution of plain scalars —
+/// `yes`/`on`/`true` are booleans, `0x1F`, `0o17`, `017` and `0b101` integers,
+/// `_` a digit separator, `.inf` and `.nan` doubles — and quoted scalars are
+/// always strings.
+struct YAMLConfigSnapshot: FileConfigSnapshot {
+    /// There is nothing to choose; `FileProvider` needs the type.
+    struct ParsingOptions: FileParsingOptions {
+        static var `default`: Self { .init() }
+    }
+
+    enum Value: Sendable, Equatable {
+        case scalar(String, plain: Bool)
+        case sequence([String], plain: [Bool])
+    }
+
+    let providerName: String
+    let values: [String: Value]
+
+    init(data: RawSpan, providerName: String, parsingOptions: ParsingOptions) throws {
+        let root = try data.withUnsafeBytes { (bytes) throws(YAMLError) in try YAMLNode.parse(bytes) }
+        self.providerName = providerName
+        self.values = try root.map(Self.flatten) ?? [:]
+    }
+
+    /// Dotted keys for every scalar or scalar list under the top-level mapping.
+    static func flatten(_ root: YAMLNode) throws(YAMLError) -> [String: Value] {
+        // `---` alone, or `~`: a document whose content is null, nothing configured.
+        if case .scalar(let text, plain: true) = root.kind, ["", "~", "null", "Null", "NULL"].contains(text) { return [:] }
+        guard case .mapping(let top) = root.kind else {
+            throw YAMLError(description: "the top level (line \(root.line)) is not a mapping of keys to values")
+        }
+        var values: [String: Value] = [:]
+        var pending: [(prefix: String, pair: YAMLNode.Pair)] = top.map { ("", $0) }
+        while !pending.isEmpty {
+            let (prefix, pair) = pending.removeFirst()
+            guard let name = pair.key.scalarText else {
+                throw YAMLError(
+                    description: "the key at line \(pair.key.line), column \(pair.key.column) is not a scalar (a name)")
+            }
+            let key = prefix.isEmpty ? name : "\(prefix).\(name)"
+            switch pair.value.kind {
+            case .mapping(let children):
+                pending.append(contentsOf: children.map { (key, $0) })
+            case .scalar(let text, let plain):
+                values[key] = .scalar(text, plain: plain)
+            case .sequence(let items):
+                var texts: [String] = []
+                var plains: [Bool] = []
+                for item in items {
+                    guard case .scalar(let text, let plain) = item.kind else {
+                        throw YAMLError(description: "\(key): the list item at line \(item.line) is not a scalar")
+                    }
+                    texts.append(text)
+                    plains.append(plain)
+                }
+                values[key] = .sequence(texts, plain: plains)
+            }
+        }
+        return values
+    }
+
+    func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
+        let name = key.components.joined(separator: ".")
+        guard let value = values[name] else { return LookupResult(encodedKey: name, value: nil) }
+        guard let content = Self.content(value, as: type) else {
+            throw YAMLError(description: "\(name) is not a \(type)")
+        }
+        return LookupResult(encodedKey: name, value: ConfigValue(content, isSecret: false))
+    }
+
+    /// The value as `type`, nil when it is not one.
+    static func content(_ value: Value, as type: ConfigType) -> ConfigContent? {
+        switch (value, type) {
+        case (.scalar(let text, _), .string): return .string(text)
+        case (.scalar(let text, let plain), .int): return YAMLScalar.int(text, plain: plain).map { .int($0) }
+        case (.scalar(let text, let plain), .double): return YAMLScalar.double(text, plain: plain).map { .double($0) }
+        case (.scalar(let text, let plain), .bool): return YAMLScalar.bool(text, plain: plain).map { .bool($0) }
+        case (.sequence(let texts, _), .stringArray): return .stringArray(texts)
+        case (.sequence(let texts, let plains), .intArray):
+            return all(texts, plains, YAMLScalar.int).map { .intArray($0) }
+        case (.sequence(let texts, let plains), .doubleArray):
+            return all(texts, plains, YAMLScalar.double).map { .doubleArray($0) }
+        case (.sequence(let texts, let plains), .boolArray):
+            return all(texts, plains, YAMLScalar.bool).map { .boolArray($0) }
+        default:
+            // Scalars as lists, lists as scalars, and bytes (insetd reads none).
+            return nil
+        }
+    }
+
+    private static func all<T>(_ texts: [String], _ plains: [Bool], _ convert: (String, Bool) -> T?) -> [T]? {
+        var result: [T] = []
+        for (text, plain) in zip(texts, plains) {
+            guard let item = convert(text, plain) else { return nil }
+            result.append(item)
+        }
+        return result
+    }
+
+    var description: String { "\(providerName)[\(values.count) values]" }
+
+    var debugDescription: String {
+        let shown = values.keys.sorted().map { "\($0)=\(values[$0]!)" }.joined(separator: ", ")
+        return "\(providerName)[\(values.count) values: \(shown)]"
+    }
+}
+
+/// YAML 1.1's resolution of plain scalars to numbers and booleans.
+enum YAMLScalar {
+    static func bool(_ text: String, plain: Bool) -> Bool? {
+        guard plain else { return nil }
+        switch text.lowercased() {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        default: return nil
+        }
+    }
+
+    static func int(_ text: String, plain: Bool) -> Int? {
+        guard plain else { return nil }
+        var digits = Substring(text.filter { $0 != "_" })
+        let negative = digits.hasPrefix("-")
+        if negative || digits.hasPrefix("+") { digits = digits.dropFirst() }
+        // Signs inside the digits would be accepted by `Int(_:radix:)`.
+        guard !digits.isEmpty, !digits.contains("-"), !digits.contains("+") else { return nil }
+        var radix = 10
+        for (prefix, base) in [("0x", 16), ("0b", 2), ("0o", 8), ("0", 8)] where digits.count > 1 && digits.hasPrefix(prefix) {
+            digits = digits.dropFirst(prefix.count)
+            radix = base
+            break
+        }
+        guard !digits.isEmpty else { return nil }
+        return Int((negative ? "-" : "") + digits, radix: radix)
+    }
+
+    static func double(_ text: String, plain: Bool) -> Double? {
+        guard plain else { return nil }
+        switch text.lowercased() {
+        case ".inf", "+.inf": return .infinity
+        case "-.inf": return -.infinity
+        case ".nan": return .nan
+        default:
+            let digits = text.filter { $0 != "_" }
+            // Swift also reads "inf", "nan" and hexadecimal floats, which YAML does not.
+            guard let first = digits.first, first.isNumber || first == "-" || first == "+" || first == "." else { return nil }
+            guard !digits.lowercased().contains("x"), !digits.lowercased().contains("n") else { return nil }
+            return Double(digits)
+        }
+    }
+}
