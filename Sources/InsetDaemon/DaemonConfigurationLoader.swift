@@ -1,5 +1,9 @@
 import Configuration
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InsetCore
 import InsetInput
 import Logging
@@ -89,7 +93,7 @@ public enum DaemonConfigurationLoader {
 /// A parser's multi-line message (the text, the offending line, a caret under
 /// it) as one line, so every problem stays one log and terminal line.
 func oneLine(_ error: any Error) -> String {
-    "\(error)".split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    "\(error)".split(separator: "\n").map { String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) }
         .filter { !$0.isEmpty && $0 != "^" }.joined(separator: "; ")
 }
 

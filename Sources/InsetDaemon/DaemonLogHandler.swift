@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import Logging
 
@@ -20,6 +24,11 @@ func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) -> Int32 {
         }
     }
     return 0
+}
+
+/// Writes a message to standard error whole, for the command line's own errors.
+public func writeToStandardError(_ text: String) {
+    writeAll(2, Array(text.utf8))
 }
 
 /// Writes log lines to standard error. Under systemd (`JOURNAL_STREAM` set) each

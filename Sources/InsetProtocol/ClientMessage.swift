@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InsetCore
 
 /// The protocol versions this build speaks. `hello` picks the highest in common.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InsetCore
 
 /// Decodes one line into a `ClientRequest`, or a `ProtocolError` that names the
@@ -28,19 +32,22 @@ public enum ClientMessageDecoder {
         let decoder = JSONDecoder()
         let envelope: Envelope
         do {
-            guard (try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) is [String: Any] else {
-                throw ProtocolError(.malformedJSON, "a message must be a JSON object")
-            }
             envelope = try decoder.decode(Envelope.self, from: data)
-        } catch let error as ProtocolError {
-            throw error
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            throw ProtocolError(.malformedJSON, "a message must be a JSON object")
+        } catch DecodingError.valueNotFound(_, let context) where context.codingPath.isEmpty {
+            throw ProtocolError(.malformedJSON, "a message must be a JSON object")
         } catch {
-            throw ProtocolError(.malformedJSON, "not valid JSON: \(error.localizedDescription)")
+            throw ProtocolError(.malformedJSON, syntaxProblem(error))
         }
         let id = envelope.id
         guard let type = envelope.type else { throw ProtocolError(.unknownType, "the message has no \"type\"", id: id) }
         func payload<T: Decodable>(_: T.Type) throws(ProtocolError) -> T {
-            do { return try decoder.decode(T.self, from: data) } catch {
+            do { return try decoder.decode(T.self, from: data) } catch DecodingError.dataCorrupted(let context)
+            where context.codingPath.isEmpty {
+                // The parser checks numbers only when a field asks for one (`1e999`).
+                throw ProtocolError(.malformedJSON, syntaxProblem(DecodingError.dataCorrupted(context)), id: id)
+            } catch {
                 throw ProtocolError(.invalidField, describe(error, in: type), id: id)
             }
         }
@@ -79,6 +86,13 @@ public enum ClientMessageDecoder {
             throw ProtocolError(.unknownType, "unknown type \"\(type)\" (known: \(types.joined(separator: ", ")))", id: id)
         }
         return ClientRequest(id: id, message: message)
+    }
+
+    /// "not valid JSON", with the parser's own words when it gives any (Foundation's
+    /// parser does, FoundationEssentials' alone does not).
+    private static func syntaxProblem(_ error: any Error) -> String {
+        guard case DecodingError.dataCorrupted(let context) = error else { return "not valid JSON: \(error)" }
+        return context.underlyingError.map { "not valid JSON: \($0)" } ?? "not valid JSON"
     }
 
     /// "register: field \"frame.width\": expected a number" and the like.

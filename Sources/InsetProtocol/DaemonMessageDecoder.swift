@@ -1,25 +1,52 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InsetCore
 
 /// Decodes the daemon's lines on the client side: the inverse of
 /// `DaemonMessage.line()`. Adjustments come back with the receiving client's id.
 public enum DaemonMessageDecoder {
     public static func decode(_ line: some DataProtocol, client: ClientID) throws(ProtocolError) -> DaemonMessage {
-        let data = Data(line)
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-            let type = object["type"] as? String
-        else { throw ProtocolError(.malformedJSON, "not a message object") }
-        func field<T: Decodable>(_ key: String, as _: T.Type) throws(ProtocolError) -> T {
-            guard let value = object[key],
-                let json = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]),
-                let decoded = try? JSONDecoder().decode(T.self, from: json)
-            else { throw ProtocolError(.invalidField, "\(type): field \"\(key)\" is missing or malformed") }
-            return decoded
+        let decoder = JSONDecoder()
+        decoder.userInfo[DecodedMessage.clientKey] = client
+        do {
+            return try decoder.decode(DecodedMessage.self, from: Data(line)).message
+        } catch let error as ProtocolError {
+            throw error
+        } catch {
+            throw ProtocolError(.malformedJSON, "not a message object")
         }
-        let id: RequestID? = object["id"] == nil ? nil : try field("id", as: RequestID.self)
+    }
+}
+
+/// One pass over the line: the type first, then that type's fields, each
+/// missing or malformed one named in the error.
+private struct DecodedMessage: Decodable {
+    static let clientKey = CodingUserInfoKey(rawValue: "insetd.client")!
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    let message: DaemonMessage
+
+    init(from decoder: any Decoder) throws {
+        let object = try decoder.container(keyedBy: Key.self)
+        let type = try object.decode(String.self, forKey: Key(stringValue: "type"))
+        func field<T: Decodable>(_ key: String, as _: T.Type) throws(ProtocolError) -> T {
+            do { return try object.decode(T.self, forKey: Key(stringValue: key)) } catch {
+                throw ProtocolError(.invalidField, "\(type): field \"\(key)\" is missing or malformed")
+            }
+        }
+        let id: RequestID? = object.contains(Key(stringValue: "id")) ? try field("id", as: RequestID.self) : nil
         switch type {
         case "welcome":
-            return .welcome(
+            message = .welcome(
                 version: try field("version", as: Int.self), client: try field("client", as: String.self),
                 state: try field("state", as: StateSnapshot.self))
         case "keyboard":
@@ -30,11 +57,14 @@ public enum DaemonMessageDecoder {
                     duration: .fromSeconds(try field("duration", as: Double.self)),
                     curve: try field("curve", as: AnimationCurve.self)),
                 focusOwner: nil)
-            return .keyboard(note, isLocal: try field("isLocal", as: Bool.self))
+            message = .keyboard(note, isLocal: try field("isLocal", as: Bool.self))
         case "adjustment":
+            guard let client = decoder.userInfo[Self.clientKey] as? ClientID else {
+                preconditionFailure("DaemonMessageDecoder sets the receiving client")
+            }
             let view = try field("view", as: String.self)
             let animation = try field("animation", as: WireAnimation.self)
-            return .adjustment(
+            message = .adjustment(
                 view: view,
                 ViewAdjustment(
                     view: ViewID(client: client, name: view),
@@ -47,21 +77,21 @@ public enum DaemonMessageDecoder {
                     alwaysBounceVertical: try field("alwaysBounceVertical", as: Bool.self),
                     animation: Animation(duration: .fromSeconds(animation.duration), curve: animation.curve)))
         case "device":
-            return .device(event: try field("event", as: String.self), try field("device", as: WireDevice.self))
+            message = .device(event: try field("event", as: String.self), try field("device", as: WireDevice.self))
         case "policy":
-            return .policy(
+            message = .policy(
                 mode: try field("mode", as: KeyboardMode.self), tabletMode: try field("tabletMode", as: Bool.self),
                 hardwareKeyboard: try field("hardwareKeyboard", as: Bool.self))
         case "status":
-            return .status(
+            message = .status(
                 id: id, state: try field("state", as: StateSnapshot.self), clients: try field("clients", as: Int.self),
                 views: try field("views", as: Int.self))
-        case "devices": return .devices(id: id, try field("devices", as: [WireDevice].self))
-        case "ok": return .ok(id: id)
+        case "devices": message = .devices(id: id, try field("devices", as: [WireDevice].self))
+        case "ok": message = .ok(id: id)
         case "error":
-            return .error(
+            message = .error(
                 ProtocolError(try field("code", as: ErrorCode.self), try field("message", as: String.self), id: id))
-        case "bye": return .bye(reason: try field("reason", as: String.self))
+        case "bye": message = .bye(reason: try field("reason", as: String.self))
         default: throw ProtocolError(.unknownType, "unknown daemon message \"\(type)\"")
         }
     }

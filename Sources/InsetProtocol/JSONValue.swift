@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A JSON value as insetd writes it: built directly from the daemon's messages
 /// and written straight to bytes.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Compares replayed output lines with a recorded output file, byte for byte,
 /// and describes the first difference so a person sees where a run diverged.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InsetProtocol
 
 /// A trace that cannot be replayed, with the file and line that says why.
@@ -52,7 +56,7 @@ public enum TraceReader {
 
     private static func explain(_ error: any Error) -> String {
         if let error = error as? DecodingError, case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
-            return "not a JSON object: \(context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription)"
+            return "not a JSON object: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)"
         }
         return ClientMessageDecoder.describe(error, in: "trace record")
     }

@@ -1,7 +1,8 @@
 // insetd: the on-screen keyboard authority daemon. Everything lives in the
 // InsetDaemon library; this is its command line.
 import ArgumentParser
-import Foundation
+import Dispatch
+import Glibc
 import InsetDaemon
 import InsetInput
 
@@ -56,7 +57,7 @@ struct Insetd: AsyncParsableCommand {
                 print("\(checkConfig): OK")
                 return
             } catch {
-                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                writeToStandardError("\(error)\n")
                 throw ExitCode(1)
             }
         }
@@ -66,10 +67,10 @@ struct Insetd: AsyncParsableCommand {
                     configPath: config, socketPath: socket, ueventSource: ueventSource, tracePath: trace,
                     traceOutputPath: traceOutput))
         } catch let error as ConfigurationError {
-            FileHandle.standardError.write(Data("insetd: invalid configuration\n\(error)\n".utf8))
+            writeToStandardError("insetd: invalid configuration\n\(error)\n")
             throw ExitCode(1)
         } catch {
-            FileHandle.standardError.write(Data("insetd: \(error)\n".utf8))
+            writeToStandardError("insetd: \(error)\n")
             throw ExitCode(1)
         }
     }

@@ -39,6 +39,8 @@ import Testing
         var name: String
         var line: String
         var code: String
+        /// Words the error's message must contain, where it can name the field.
+        var mentions: String? = nil
         var testDescription: String { name }
     }
 
@@ -62,7 +64,8 @@ import Testing
         BadMessage(name: "a number too large", line: #"{"type":"transition","duration":1e999}"#, code: "malformed-json"),
         BadMessage(
             name: "a string where a number goes",
-            line: #"{"type":"scroll","view":"v","rect":{"x":"0","y":0,"width":1,"height":1}}"#, code: "invalid-field"),
+            line: #"{"type":"scroll","view":"v","rect":{"x":"0","y":0,"width":1,"height":1}}"#, code: "invalid-field",
+            mentions: #"scroll: field "rect.x": expected a number"#),
         BadMessage(name: "a JSON array", line: "[1,2,3]", code: "malformed-json"),
     ]
 
@@ -76,6 +79,9 @@ import Testing
         client.sendLine(line)
         let error = await client.next("error")
         #expect(error?["code"] as? String == code, "\(name): \(error ?? [:])")
+        if let mentions = message.mentions {
+            #expect((error?["message"] as? String)?.contains(mentions) == true, "\(name): \(error ?? [:])")
+        }
         client.sendLine(#"{"type":"status","id":2}"#)
         #expect(number(await client.next("status"), "views") == 1, "\(name): the same connection still works")
         #expect(daemon.process.isRunning)
