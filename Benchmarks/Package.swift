@@ -18,6 +18,11 @@ let package = Package(
         // needs a package outside the set this project resolves from.
         .package(url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // The libraries insetd links, for library-floor (same versions and traits as ../Package.swift).
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: []),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .executableTarget(
@@ -42,6 +47,19 @@ let package = Package(
         ),
         // epoll for the harness's 1000 clients (Swift's Glibc module has no sys/epoll.h).
         .target(name: "CPerfSupport", path: "Sources/CPerfSupport"),
+        // insetd's Swift libraries, idle, without insetd: the floor P5 is compared with.
+        .executableTarget(
+            name: "library-floor",
+            dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/library-floor"
+        ),
         // The least a program can do to carry an evdev event to a socket client.
         .executableTarget(
             name: "evdev-baseline",

@@ -19,6 +19,9 @@ struct InsetdPerf: ParsableCommand {
     @Option(help: "The evdev-baseline binary.")
     var baseline: String
 
+    @Option(help: "The library-floor binary, linked as insetd is: P5 idle memory is also split into its libraries' share and insetd's.")
+    var floor: String?
+
     @Option(help: "Hotkey latency samples (each for insetd and for the baseline).")
     var samples = 1000
 
@@ -52,7 +55,8 @@ struct InsetdPerf: ParsableCommand {
     var failOnMiss = false
 
     func validate() throws {
-        for (name, path) in [("--insetd", insetd), ("--baseline", baseline)] where access(path, X_OK) != 0 {
+        for (name, path) in [("--insetd", insetd), ("--baseline", baseline), ("--floor", floor ?? insetd)]
+        where access(path, X_OK) != 0 {
             throw ValidationError("\(name) \(path) is not an executable file")
         }
         guard samples > 0, clients >= 10, changes > 0, idleSeconds >= 10, stormRate > 0, stormSeconds > 0, startups > 0
@@ -71,7 +75,7 @@ struct InsetdPerf: ParsableCommand {
         let run = try PerfRun(insetd: insetd, baseline: baseline)
         if takes(.startup) { try run.measureStartup(count: startups) }
         try run.measureSteadyState(self)
-        if takes(.memory) { try run.measureMemoryWithoutPreload() }
+        if takes(.memory) { try run.measureMemoryWithoutPreload(floor: floor) }
         let command = (["insetd-perf"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
         let text = run.report.markdown(machine: Report.machineDescription(), command: command)
         print(text)
@@ -173,8 +177,9 @@ final class PerfRun {
         guard daemon.stop() == .exited(0) else { throw HarnessError("insetd did not stop cleanly; see \(log)") }
     }
 
-    /// P5a as deployed: no preload library in the daemon (so no emulated devices).
-    func measureMemoryWithoutPreload() throws {
+    /// P5a as deployed: no preload library in the daemon (so no emulated devices);
+    /// beside it, when given, `library-floor` under the same conditions.
+    func measureMemoryWithoutPreload(floor: String?) throws {
         var environment = ProcessInfo.processInfo.environment
         environment["LD_PRELOAD"] = nil
         environment["UMOCKDEV_DIR"] = nil
@@ -187,5 +192,29 @@ final class PerfRun {
             "P5", "RSS idle, \(clients.count) clients, no preload, no devices", mebibytes(kibibytes: rss),
             target: "≤ 12 MiB", met: rss <= 12 * 1024)
         guard daemon.stop() == .exited(0) else { throw HarnessError("insetd did not stop cleanly; see \(log)") }
+        guard let floor else { return }
+
+        let socket = directory + "/floor.sock"
+        let process = try SpawnedProcess(floor, ["--socket", socket], environment: environment)
+        var connected: [SocketClient] = []
+        for _ in 0..<500 where connected.count < clients.count {
+            if let client = try? SocketClient(path: socket) {
+                _ = try client.waitForLine(containing: "ready")
+                connected.append(client)
+            } else {
+                pause(nanoseconds: 2_000_000)
+            }
+        }
+        guard connected.count == clients.count else { throw HarnessError("library-floor did not serve \(socket)") }
+        pause(nanoseconds: 500_000_000)
+        let floorRSS = ProcessProbe(pid: process.pid).residentKibibytes
+        process.signal(SIGTERM)
+        guard process.wait() == .exited(0) else { throw HarnessError("library-floor did not stop cleanly") }
+        report.add(
+            "P5", "RSS idle, insetd's Swift libraries alone (library-floor, \(connected.count) clients)",
+            mebibytes(kibibytes: floorRSS))
+        report.add(
+            "P5", "insetd beyond its libraries (its code, libudev, libevdev, libyaml, state)",
+            "\(mebibytes(kibibytes: rss - floorRSS)) (ratio \(ratio(UInt64(rss), UInt64(floorRSS))))")
     }
 }

@@ -1,0 +1,77 @@
+// library-floor: the Swift libraries insetd links, each doing the least it does
+// in insetd, and nothing of insetd's own. The harness measures its idle memory
+// beside the daemon's (P5), which splits insetd's resident set into what its
+// libraries cost any program that uses them and what insetd adds.
+//
+//   library-floor --socket PATH
+//
+// Same as insetd: Swift concurrency on NIO's one event loop; the command line
+// parsed by swift-argument-parser; a value read through swift-configuration;
+// one JSON message decoded (FoundationEssentials); a log line (swift-log); a
+// Unix socket served by SwiftNIO under a swift-service-lifecycle group that
+// stops on SIGTERM. Each client gets "ready\n" when it connects.
+import ArgumentParser
+import Configuration
+import Dispatch
+import FoundationEssentials
+import Glibc
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+import UnixSignals
+
+struct LibraryFloor: AsyncParsableCommand {
+    @Option(help: "Unix socket to listen on.")
+    var socket: String
+
+    func run() async throws {
+        let config = ConfigReader(provider: InMemoryProvider(values: ["log-level": "info"]))
+        let level = Logger.Level(rawValue: config.string(forKey: "log-level") ?? "info") ?? .info
+        var logger = Logger(label: "library-floor")
+        logger.logLevel = level
+        struct Hello: Decodable { var type: String; var version: Int }
+        let hello = try JSONDecoder().decode(Hello.self, from: Data(#"{"type":"hello","version":1}"#.utf8))
+
+        unlink(socket)
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Greeter()) }
+            }
+            .bind(unixDomainSocketPath: socket).get()
+        logger.info("listening", metadata: ["socket": "\(socket)", "message": "\(hello.type)"])
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: ListeningService(channel: server))], gracefulShutdownSignals: [.sigterm],
+                logger: logger))
+        try await group.run()
+    }
+}
+
+/// Says "ready" to a client once its connection is up.
+final class Greeter: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: "ready\n")), promise: nil)
+        context.fireChannelActive()
+    }
+}
+
+/// Keeps the listening socket open until the group shuts down.
+struct ListeningService: Service {
+    let channel: any Channel
+
+    func run() async throws {
+        try await gracefulShutdown()
+        try await channel.close()
+    }
+}
+
+NIOSingletons.groupLoopCountSuggestion = 1
+_ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+Task {
+    await LibraryFloor.main()
+    exit(0)
+}
+dispatchMain()
