@@ -91,14 +91,7 @@ final class BaselineUnderTest {
     init(binary: String, socket: String, devnode: String) throws {
         unlink(socket)
         process = try SpawnedProcess(binary, [socket, devnode])
-        var connected: SocketClient?
-        for _ in 0..<500 where connected == nil {
-            connected = try? SocketClient(path: socket)
-            if connected == nil { pause(nanoseconds: 2_000_000) }
-        }
-        guard let connected else { throw HarnessError("evdev-baseline did not listen on \(socket)") }
-        client = connected
-        _ = try client.waitForLine(containing: "ready")
+        client = try SocketClient.connectOnceListening(socket, server: "evdev-baseline", greeting: "ready")
         probe = ProcessProbe(pid: process.pid)
     }
 }

@@ -196,16 +196,12 @@ final class PerfRun {
 
         let socket = directory + "/floor.sock"
         let process = try SpawnedProcess(floor, ["--socket", socket], environment: environment)
-        var connected: [SocketClient] = []
-        for _ in 0..<500 where connected.count < clients.count {
-            if let client = try? SocketClient(path: socket) {
-                _ = try client.waitForLine(containing: "ready")
-                connected.append(client)
-            } else {
-                pause(nanoseconds: 2_000_000)
-            }
+        var connected = [try SocketClient.connectOnceListening(socket, server: "library-floor", greeting: "ready")]
+        while connected.count < clients.count {
+            let client = try SocketClient(path: socket)
+            _ = try client.waitForLine(containing: "ready")
+            connected.append(client)
         }
-        guard connected.count == clients.count else { throw HarnessError("library-floor did not serve \(socket)") }
         pause(nanoseconds: 500_000_000)
         let floorRSS = ProcessProbe(pid: process.pid).residentKibibytes
         process.signal(SIGTERM)

@@ -22,6 +22,19 @@ final class SocketClient {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
 
+    /// Connects to a server that was just started, retrying (up to 1 s) until it
+    /// listens, and waits for its greeting line.
+    static func connectOnceListening(_ path: String, server: String, greeting: String) throws -> SocketClient {
+        for _ in 0..<500 {
+            if let client = try? SocketClient(path: path) {
+                _ = try client.waitForLine(containing: greeting)
+                return client
+            }
+            pause(nanoseconds: 2_000_000)
+        }
+        throw HarnessError("\(server) did not listen on \(path)")
+    }
+
     deinit { close(fd) }
 
     /// Sends a line; a client's few bytes always fit the socket buffer.
