@@ -16,8 +16,8 @@ struct YAMLConfigSnapshot: FileConfigSnapshot {
     }
 
     enum Value: Sendable, Equatable {
-        case scalar(String, plain: Bool)
-        case sequence([String], plain: [Bool])
+        case scalar(YAMLNode.Scalar)
+        case sequence([YAMLNode.Scalar])
     }
 
     let providerName: String
@@ -32,15 +32,18 @@ struct YAMLConfigSnapshot: FileConfigSnapshot {
     /// Dotted keys for every scalar or scalar list under the top-level mapping.
     static func flatten(_ root: YAMLNode) throws(YAMLError) -> [String: Value] {
         // `---` alone, or `~`: a document whose content is null, nothing configured.
-        if case .scalar(let text, plain: true) = root.kind, ["", "~", "null", "Null", "NULL"].contains(text) { return [:] }
+        if let scalar = root.scalar, scalar.plain, ["", "~", "null", "Null", "NULL"].contains(scalar.text) { return [:] }
         guard case .mapping(let top) = root.kind else {
             throw YAMLError(description: "the top level (line \(root.line)) is not a mapping of keys to values")
         }
         var values: [String: Value] = [:]
+        // Breadth first through nested mappings; a queue read by index, as pairs are only appended.
         var pending: [(prefix: String, pair: YAMLNode.Pair)] = top.map { ("", $0) }
-        while !pending.isEmpty {
-            let (prefix, pair) = pending.removeFirst()
-            guard let name = pair.key.scalarText else {
+        var next = 0
+        while next < pending.count {
+            let (prefix, pair) = pending[next]
+            next += 1
+            guard let name = pair.key.scalar?.text else {
                 throw YAMLError(
                     description: "the key at line \(pair.key.line), column \(pair.key.column) is not a scalar (a name)")
             }
@@ -48,19 +51,16 @@ struct YAMLConfigSnapshot: FileConfigSnapshot {
             switch pair.value.kind {
             case .mapping(let children):
                 pending.append(contentsOf: children.map { (key, $0) })
-            case .scalar(let text, let plain):
-                values[key] = .scalar(text, plain: plain)
+            case .scalar(let scalar):
+                values[key] = .scalar(scalar)
             case .sequence(let items):
-                var texts: [String] = []
-                var plains: [Bool] = []
-                for item in items {
-                    guard case .scalar(let text, let plain) = item.kind else {
-                        throw YAMLError(description: "\(key): the list item at line \(item.line) is not a scalar")
-                    }
-                    texts.append(text)
-                    plains.append(plain)
-                }
-                values[key] = .sequence(texts, plain: plains)
+                values[key] = .sequence(
+                    try items.map { (item) throws(YAMLError) in
+                        guard let scalar = item.scalar else {
+                            throw YAMLError(description: "\(key): the list item at line \(item.line) is not a scalar")
+                        }
+                        return scalar
+                    })
             }
         }
         return values
@@ -78,28 +78,25 @@ struct YAMLConfigSnapshot: FileConfigSnapshot {
     /// The value as `type`, nil when it is not one.
     static func content(_ value: Value, as type: ConfigType) -> ConfigContent? {
         switch (value, type) {
-        case (.scalar(let text, _), .string): return .string(text)
-        case (.scalar(let text, let plain), .int): return YAMLScalar.int(text, plain: plain).map { .int($0) }
-        case (.scalar(let text, let plain), .double): return YAMLScalar.double(text, plain: plain).map { .double($0) }
-        case (.scalar(let text, let plain), .bool): return YAMLScalar.bool(text, plain: plain).map { .bool($0) }
-        case (.sequence(let texts, _), .stringArray): return .stringArray(texts)
-        case (.sequence(let texts, let plains), .intArray):
-            return all(texts, plains, YAMLScalar.int).map { .intArray($0) }
-        case (.sequence(let texts, let plains), .doubleArray):
-            return all(texts, plains, YAMLScalar.double).map { .doubleArray($0) }
-        case (.sequence(let texts, let plains), .boolArray):
-            return all(texts, plains, YAMLScalar.bool).map { .boolArray($0) }
+        case (.scalar(let scalar), .string): return .string(scalar.text)
+        case (.scalar(let scalar), .int): return YAMLScalar.int(scalar.text, plain: scalar.plain).map { .int($0) }
+        case (.scalar(let scalar), .double): return YAMLScalar.double(scalar.text, plain: scalar.plain).map { .double($0) }
+        case (.scalar(let scalar), .bool): return YAMLScalar.bool(scalar.text, plain: scalar.plain).map { .bool($0) }
+        case (.sequence(let items), .stringArray): return .stringArray(items.map(\.text))
+        case (.sequence(let items), .intArray): return all(items, YAMLScalar.int).map { .intArray($0) }
+        case (.sequence(let items), .doubleArray): return all(items, YAMLScalar.double).map { .doubleArray($0) }
+        case (.sequence(let items), .boolArray): return all(items, YAMLScalar.bool).map { .boolArray($0) }
         default:
             // Scalars as lists, lists as scalars, and bytes (insetd reads none).
             return nil
         }
     }
 
-    private static func all<T>(_ texts: [String], _ plains: [Bool], _ convert: (String, Bool) -> T?) -> [T]? {
+    private static func all<T>(_ items: [YAMLNode.Scalar], _ convert: (String, Bool) -> T?) -> [T]? {
         var result: [T] = []
-        for (text, plain) in zip(texts, plains) {
-            guard let item = convert(text, plain) else { return nil }
-            result.append(item)
+        for item in items {
+            guard let converted = convert(item.text, item.plain) else { return nil }
+            result.append(converted)
         }
         return result
     }

@@ -7,11 +7,16 @@ import CLibyaml
 /// file read at startup. The C library's pointers stay inside `parse`.
 struct YAMLNode: Sendable, Equatable {
     enum Kind: Sendable, Equatable {
-        /// `plain` is false for quoted and block scalars: YAML resolves only plain
-        /// scalars to numbers and booleans (`"300"` stays a string).
-        case scalar(String, plain: Bool)
+        case scalar(Scalar)
         case sequence([YAMLNode])
         case mapping([Pair])
+    }
+
+    struct Scalar: Sendable, Equatable {
+        var text: String
+        /// False for quoted and block scalars: YAML resolves only plain scalars
+        /// to numbers and booleans (`"300"` stays a string).
+        var plain: Bool
     }
 
     struct Pair: Sendable, Equatable {
@@ -24,9 +29,9 @@ struct YAMLNode: Sendable, Equatable {
     var line: Int
     var column: Int
 
-    /// The scalar's text, nil for a collection.
-    var scalarText: String? {
-        if case .scalar(let text, _) = kind { return text }
+    /// The scalar, nil for a collection.
+    var scalar: Scalar? {
+        if case .scalar(let scalar) = kind { return scalar }
         return nil
     }
 }
@@ -105,7 +110,8 @@ private struct TreeBuilder {
         case YAML_SCALAR_NODE:
             let scalar = node.pointee.data.scalar
             let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
-            return YAMLNode(kind: .scalar(text, plain: scalar.style == YAML_PLAIN_SCALAR_STYLE), line: line, column: column)
+            return YAMLNode(
+                kind: .scalar(YAMLNode.Scalar(text: text, plain: scalar.style == YAML_PLAIN_SCALAR_STYLE)), line: line, column: column)
         case YAML_SEQUENCE_NODE:
             var items: [YAMLNode] = []
             var item = node.pointee.data.sequence.items.start

@@ -73,9 +73,13 @@ import Testing
             top: ~
             empty: {}
             """)
+        typealias Scalar = YAMLNode.Scalar
         #expect(snapshot.values == [
-            "a.b.c": .scalar("x y", plain: false), "a.b.d": .scalar("3", plain: true),
-            "a.list": .sequence(["one", "two", "3"], plain: [true, false, true]), "top": .scalar("~", plain: true),
+            "a.b.c": .scalar(Scalar(text: "x y", plain: false)), "a.b.d": .scalar(Scalar(text: "3", plain: true)),
+            "a.list": .sequence([
+                Scalar(text: "one", plain: true), Scalar(text: "two", plain: false), Scalar(text: "3", plain: true),
+            ]),
+            "top": .scalar(Scalar(text: "~", plain: true)),
         ])
     }
 
