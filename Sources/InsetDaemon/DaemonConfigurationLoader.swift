@@ -90,8 +90,8 @@ public enum DaemonConfigurationLoader {
     }
 }
 
-/// A parser's multi-line message (the text, the offending line, a caret under
-/// it) as one line, so every problem stays one log and terminal line.
+/// A multi-line error message (a parser's text, the offending line, a caret
+/// under it) as one line, so every problem stays one log and terminal line.
 func oneLine(_ error: any Error) -> String {
     "\(error)".split(separator: "\n").map { String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) }
         .filter { !$0.isEmpty && $0 != "^" }.joined(separator: "; ")

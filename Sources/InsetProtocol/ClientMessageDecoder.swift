@@ -37,8 +37,10 @@ public enum ClientMessageDecoder {
             throw ProtocolError(.malformedJSON, "a message must be a JSON object")
         } catch DecodingError.valueNotFound(_, let context) where context.codingPath.isEmpty {
             throw ProtocolError(.malformedJSON, "a message must be a JSON object")
+        } catch DecodingError.dataCorrupted(let context) {
+            throw ProtocolError(.malformedJSON, notValidJSON(context.underlyingError))
         } catch {
-            throw ProtocolError(.malformedJSON, syntaxProblem(error))
+            throw ProtocolError(.malformedJSON, notValidJSON(error))
         }
         let id = envelope.id
         guard let type = envelope.type else { throw ProtocolError(.unknownType, "the message has no \"type\"", id: id) }
@@ -46,7 +48,7 @@ public enum ClientMessageDecoder {
             do { return try decoder.decode(T.self, from: data) } catch DecodingError.dataCorrupted(let context)
             where context.codingPath.isEmpty {
                 // The parser checks numbers only when a field asks for one (`1e999`).
-                throw ProtocolError(.malformedJSON, syntaxProblem(DecodingError.dataCorrupted(context)), id: id)
+                throw ProtocolError(.malformedJSON, notValidJSON(context.underlyingError), id: id)
             } catch {
                 throw ProtocolError(.invalidField, describe(error, in: type), id: id)
             }
@@ -90,9 +92,8 @@ public enum ClientMessageDecoder {
 
     /// "not valid JSON", with the parser's own words when it gives any (Foundation's
     /// parser does, FoundationEssentials' alone does not).
-    private static func syntaxProblem(_ error: any Error) -> String {
-        guard case DecodingError.dataCorrupted(let context) = error else { return "not valid JSON: \(error)" }
-        return context.underlyingError.map { "not valid JSON: \($0)" } ?? "not valid JSON"
+    private static func notValidJSON(_ cause: (any Error)?) -> String {
+        cause.map { "not valid JSON: \($0)" } ?? "not valid JSON"
     }
 
     /// "register: field \"frame.width\": expected a number" and the like.
