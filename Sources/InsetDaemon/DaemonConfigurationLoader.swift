@@ -51,7 +51,7 @@ public enum DaemonConfigurationLoader {
 
         config.ueventSource = values.choice("input.uevent-source", default: config.ueventSource)
         config.classifier.allow = values.list("input.allow", default: [], parseDeviceMatch)
-        config.classifier.deny = values.list("input.deny", default: [], parseDeviceMatch)
+        config.classifier.deny = values.list("input.deny", default: [], parseDenyMatch)
         config.classifier.countVirtualKeyboards = values.flag("input.count-virtual-keyboards", default: false)
         config.classifier.hotkeys = values.list("input.hotkeys", default: config.classifier.hotkeys) {
             text throws(ConfigurationValueError) in try parseHotkey(text)
@@ -74,6 +74,15 @@ public enum DaemonConfigurationLoader {
 
     static func parseDeviceMatch(_ text: String) throws(ConfigurationValueError) -> DeviceMatch {
         do throws(DeviceMatchError) { return try DeviceMatch(text) } catch { throw ConfigurationValueError(error.reason) }
+    }
+
+    /// A deny entry ignores the device, so it cannot say where the keyboard sits.
+    static func parseDenyMatch(_ text: String) throws(ConfigurationValueError) -> DeviceMatch {
+        let match = try parseDeviceMatch(text)
+        guard match.placement == nil else {
+            throw ConfigurationValueError("cannot say internal: or external: (only input.allow entries place a keyboard)")
+        }
+        return match
     }
 
     /// `COMBINATION=ACTION`, e.g. `LEFTMETA+K=toggle`.

@@ -220,10 +220,10 @@ final class DaemonCore {
     }
 
     static func wire(_ device: InputDevice) -> WireDevice {
-        // A keyboard's placement is this same function's answer.
+        // A keyboard's placement as classified (allow entry, udev, libinput quirk or bus).
         WireDevice(
             name: device.description.name, devnode: device.description.devnode, class: device.classification.label,
-            external: DeviceClassifier.placement(of: device.description) == .external, reason: device.classification.reason, vendorProduct: device.description.vendorProduct,
+            external: device.placement == .external, reason: device.classification.reason, vendorProduct: device.description.vendorProduct,
             syspath: device.description.syspath)
     }
 

@@ -88,9 +88,21 @@ final class DaemonCoreService: Service, Sendable {
         }
     }
 
+    /// Pings only while both threads live: this task runs on the event loop, and
+    /// the input reader thread must have answered the previous period's heartbeat.
+    /// Withheld pings make systemd restart insetd after `WatchdogSec=`.
     private func pingWatchdog(every interval: Duration) async {
+        var stuck = false
         while !Task.isCancelled {
-            notifier.notify("WATCHDOG=1")
+            if monitor.readerHeartbeat() {
+                if stuck { logger.notice("the input reader thread answers again; watchdog pings resume") }
+                stuck = false
+                notifier.notify("WATCHDOG=1")
+            } else if !stuck {
+                stuck = true
+                logger.critical(
+                    "the input reader thread has not answered for \(interval); watchdog pings stop, so systemd restarts insetd")
+            }
             try? await DaemonRuntime.sleep(for: interval)
         }
     }

@@ -53,14 +53,18 @@ public struct ClassifierConfiguration: Hashable, Sendable {
     /// The configured hotkeys: a device that is not a keyboard is still read when
     /// it can produce one of them.
     public var hotkeys: [Hotkey]
+    /// libinput's device quirks. `InputMonitor` loads them from its
+    /// `QuirksSources` when this is empty.
+    public var quirks: DeviceQuirks
 
     public init(
         allow: [DeviceMatch] = [], deny: [DeviceMatch] = [], countVirtualKeyboards: Bool = false,
-        hotkeys: [Hotkey] = []
+        hotkeys: [Hotkey] = [], quirks: DeviceQuirks = .none
     ) {
         self.allow = allow
         self.deny = deny
         self.countVirtualKeyboards = countVirtualKeyboards
         self.hotkeys = hotkeys
+        self.quirks = quirks
     }
 }

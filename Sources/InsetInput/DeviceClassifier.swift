@@ -13,12 +13,20 @@ import InsetCore
 ///    Lid Switch, Intel HID events, PC Speaker, headset jacks, ...); virtual
 ///    (unless configured to count); a pointer (REL_X/REL_Y and BTN_LEFT); or
 ///    missing any key of udev's ESC..D alphanumeric block.
-/// 7. otherwise a keyboard, internal (i8042, host, I²C, SPI, platform) or
-///    external (USB, Bluetooth, anything else).
+/// 7. otherwise a keyboard.
+///
+/// A keyboard's placement (internal or external), first answer wins: the allow
+/// entry's `internal:` / `external:` prefix; the udev property
+/// `ID_INPUT_KEYBOARD_INTEGRATION` (systemd names its touchpad and joystick
+/// properties this way; systemd 252 sets none for keyboards, a local hwdb entry
+/// or rule can); libinput's quirk `AttrKeyboardIntegration`; else the bus:
+/// internal for i8042, host, I²C, SPI and platform devices, external for USB,
+/// Bluetooth and anything else.
 ///
 /// A device that is not a keyboard is a tablet-mode switch if it reports
-/// `SW_TABLET_MODE`, a hotkey source if it has every key of a configured
-/// hotkey, and ignored otherwise.
+/// `SW_TABLET_MODE` (unless libinput's quirk `ModelTabletModeSwitchUnreliable`
+/// says that switch lies, then its switch is not followed at all), a hotkey
+/// source if it has every key of a configured hotkey, and ignored otherwise.
 public enum DeviceClassifier {
     /// KEY_ESC through KEY_D: ESC, 1-0, -, =, BACKSPACE, TAB, Q-P, [, ], ENTER,
     /// LEFTCTRL, A, S, D.
@@ -47,15 +55,22 @@ public enum DeviceClassifier {
         if let rule = config.deny.first(where: { $0.matches(device) }) {
             return DeviceClassification(kind: .ignored, reason: "denied by configuration entry '\(rule)'")
         }
+        let quirks = config.quirks.lookup(device)
         let hasKeys = device.eventTypes.contains(Int(EV_KEY)) && !device.keys.isEmpty
-        let hasSwitch = device.eventTypes.contains(Int(EV_SW)) && device.switches.contains(Int(SW_TABLET_MODE))
+        let reportsSwitch = device.eventTypes.contains(Int(EV_SW)) && device.switches.contains(Int(SW_TABLET_MODE))
+        let unreliable = reportsSwitch ? quirks.tabletModeSwitchUnreliable.flatMap { $0.value ? $0 : nil } : nil
+        let hasSwitch = reportsSwitch && unreliable == nil
+        let switchNote = unreliable.map {
+            "; its SW_TABLET_MODE is not followed (libinput quirk ModelTabletModeSwitchUnreliable, \($0.section))"
+        } ?? ""
         guard hasKeys || hasSwitch else {
-            return DeviceClassification(kind: .ignored, reason: "has no keys and no tablet-mode switch")
+            let reason = reportsSwitch ? "has no keys\(switchNote)" : "has no keys and no tablet-mode switch"
+            return DeviceClassification(kind: .ignored, reason: reason)
         }
         if hasKeys, let rule = config.allow.first(where: { $0.matches(device) }) {
             return DeviceClassification(
-                kind: .keyboard(placement(of: device)), reason: "allowed by configuration entry '\(rule)'",
-                hasTabletModeSwitch: hasSwitch)
+                kind: .keyboard(rule.placement ?? placement(of: device, quirks).placement),
+                reason: "allowed by configuration entry '\(rule)'\(switchNote)", hasTabletModeSwitch: hasSwitch)
         }
         if let denial = deniedVendors.first(where: {
             $0.vendor == device.vendor && ($0.product == nil || $0.product == device.product)
@@ -63,22 +78,38 @@ public enum DeviceClassifier {
             return DeviceClassification(kind: .ignored, reason: denial.why)
         }
         guard let notKeyboard = whyNotKeyboard(device, config, hasKeys: hasKeys) else {
-            let where_ = placement(of: device) == .internal ? "built in" : "external"
+            let (placed, why) = placement(of: device, quirks)
+            let where_ = placed == .internal ? "built in" : "external"
             return DeviceClassification(
-                kind: .keyboard(placement(of: device)),
-                reason: "has the full ESC..D key block; \(where_) (bus \(device.bus))", hasTabletModeSwitch: hasSwitch)
+                kind: .keyboard(placed),
+                reason: "has the full ESC..D key block; \(where_) (\(why))\(switchNote)", hasTabletModeSwitch: hasSwitch)
         }
         if hasSwitch {
             return DeviceClassification(
                 kind: .tabletModeSwitch, reason: "\(notKeyboard); reports SW_TABLET_MODE", hasTabletModeSwitch: true)
         }
         if config.hotkeys.contains(where: { $0.canBeTyped(on: device.keys) }) {
-            return DeviceClassification(kind: .hotkeySource, reason: "\(notKeyboard); read for hotkeys only")
+            return DeviceClassification(kind: .hotkeySource, reason: "\(notKeyboard)\(switchNote); read for hotkeys only")
         }
-        return DeviceClassification(kind: .ignored, reason: "\(notKeyboard); has no configured hotkey's keys")
+        return DeviceClassification(kind: .ignored, reason: "\(notKeyboard)\(switchNote); has no configured hotkey's keys")
     }
 
-    /// Internal keyboards fold away in tablet mode; external ones stay usable.
+    /// Where a keyboard sits and what said so: udev's integration property,
+    /// then libinput's quirk, then the bus.
+    static func placement(of device: InputDeviceDescription, _ quirks: MatchedQuirks)
+        -> (placement: KeyboardPlacement, why: String)
+    {
+        if let value = device.properties["ID_INPUT_KEYBOARD_INTEGRATION"], let placed = KeyboardPlacement(rawValue: value) {
+            return (placed, "udev property ID_INPUT_KEYBOARD_INTEGRATION=\(value)")
+        }
+        if let quirk = quirks.keyboardIntegration {
+            return (quirk.value, "libinput quirk AttrKeyboardIntegration=\(quirk.value.rawValue), \(quirk.section)")
+        }
+        return (placement(of: device), "bus \(device.bus)")
+    }
+
+    /// The bus's answer alone. Internal keyboards fold away in tablet mode;
+    /// external ones stay usable.
     public static func placement(of device: InputDeviceDescription) -> KeyboardPlacement {
         switch device.bus {
         case .usb, .bluetooth: .external

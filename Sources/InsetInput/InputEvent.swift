@@ -1,3 +1,5 @@
+import InsetCore
+
 /// A device and what insetd made of it.
 public struct InputDevice: Hashable, Sendable, Codable {
     public var description: InputDeviceDescription
@@ -6,6 +8,13 @@ public struct InputDevice: Hashable, Sendable, Codable {
     public init(description: InputDeviceDescription, classification: DeviceClassification) {
         self.description = description
         self.classification = classification
+    }
+
+    /// A keyboard's placement as classified (allow entry, udev, quirk or bus);
+    /// for any other device, its bus's.
+    public var placement: KeyboardPlacement {
+        if case .keyboard(let placement) = classification.kind { return placement }
+        return DeviceClassifier.placement(of: description)
     }
 }
 

@@ -16,14 +16,18 @@ public final class InputMonitor: Sendable {
         public var classifier: ClassifierConfiguration
         /// udevd's control socket: its presence means udevd runs.
         public var udevControlPath: String
+        /// Where libinput's quirks are read at `start()` when the classifier has
+        /// none; nil reads none.
+        public var quirks: QuirksSources?
 
         public init(
             source: UeventSource = .auto, classifier: ClassifierConfiguration = ClassifierConfiguration(),
-            udevControlPath: String = "/run/udev/control"
+            udevControlPath: String = "/run/udev/control", quirks: QuirksSources? = .libinput
         ) {
             self.source = source
             self.classifier = classifier
             self.udevControlPath = udevControlPath
+            self.quirks = quirks
         }
     }
 
@@ -41,6 +45,7 @@ public final class InputMonitor: Sendable {
     private let wake: Int32
     private let shared = Mutex(Shared())
     private let wakeups = WakeupCounter()
+    private let heartbeat = ReaderHeartbeat()
 
     public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "insetd.input")) {
         self.configuration = configuration
@@ -85,7 +90,8 @@ public final class InputMonitor: Sendable {
         }
         let continuation = self.continuation
         let reader = try InputReader(
-            source: source, classifier: configuration.classifier, wake: wake, wakeups: wakeups, logger: logger,
+            source: source, classifier: classifierWithQuirks(), wake: wake, wakeups: wakeups, heartbeat: heartbeat,
+            logger: logger,
             emit: { [weak self] event in
                 if case .tabletMode(let on) = event { self?.shared.withLock { $0.tabletMode = on } }
                 if let deliver { deliver(event) } else { continuation.yield(event) }
@@ -111,6 +117,29 @@ public final class InputMonitor: Sendable {
         return source
     }
 
+    /// The configured classifier, with libinput's quirks loaded when it has none.
+    private func classifierWithQuirks() -> ClassifierConfiguration {
+        var classifier = configuration.classifier
+        guard classifier.quirks.sections.isEmpty, let sources = configuration.quirks else { return classifier }
+        let (quirks, problems) = DeviceQuirks.load(sources)
+        for problem in problems {
+            logger.warning("libinput quirks file skipped", metadata: ["problem": "\(problem)"])
+        }
+        logger.info(
+            "libinput quirks read",
+            metadata: [
+                "sections": "\(quirks.sections.count)", "directory": "\(sources.dataDirectory)",
+                "dmi": "\(quirks.dmiModalias ?? "-")",
+            ])
+        classifier.quirks = quirks
+        return classifier
+    }
+
+    /// For a watchdog, once per period: whether the reader thread has come back
+    /// to its loop since the previous call (true on the first), then asks again.
+    /// False means it has been stuck for a whole period, or has stopped.
+    public func readerHeartbeat() -> Bool { heartbeat.check() }
+
     /// Stops the reader thread, closes every device and finishes `events`.
     public func stop() {
         guard let thread = shared.withLock({ state -> pthread_t? in
@@ -124,7 +153,8 @@ public final class InputMonitor: Sendable {
     }
 
     /// How many times the reader thread has woken from `epoll_wait` so far: each
-    /// wakeup is a uevent or device input, never a timer.
+    /// wakeup is a uevent, device input or a watchdog's `readerHeartbeat()`,
+    /// never a timer.
     public var readerWakeups: Int { wakeups.count.load(ordering: .relaxed) }
 
     /// CPU time the reader thread has used so far (user + system), for checking

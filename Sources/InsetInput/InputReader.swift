@@ -19,6 +19,7 @@ final class InputReader {
 
     private static let monitorToken: UInt64 = 0
     private static let wakeToken: UInt64 = 1
+    private static let heartbeatToken: UInt64 = 2
 
     private let context: UdevContext
     private let monitor: UdevMonitor
@@ -29,14 +30,15 @@ final class InputReader {
     private let emit: (InputEvent) -> Void
     private let publish: ([InputDevice]) -> Void
     private let wakeups: WakeupCounter
+    private let heartbeat: ReaderHeartbeat
     private var devices: [String: OpenDevice] = [:]
     private var syspathsByToken: [UInt64: String] = [:]
-    private var nextToken: UInt64 = 2
+    private var nextToken: UInt64 = 3
     private var tablet = TabletModeTracker()
 
     init(
         source: UeventSource, classifier: ClassifierConfiguration, wake: Int32, wakeups: WakeupCounter,
-        logger: Logger, emit: @escaping (InputEvent) -> Void, publish: @escaping ([InputDevice]) -> Void
+        heartbeat: ReaderHeartbeat, logger: Logger, emit: @escaping (InputEvent) -> Void, publish: @escaping ([InputDevice]) -> Void
     ) throws(InputSystemError) {
         context = try UdevContext()
         // The monitor starts before the enumeration, so a device added in between
@@ -46,12 +48,14 @@ final class InputReader {
         guard epoll >= 0 else { throw InputSystemError("epoll_create1", errno: errno) }
         self.wake = wake
         self.wakeups = wakeups
+        self.heartbeat = heartbeat
         self.classifier = classifier
         self.logger = logger
         self.emit = emit
         self.publish = publish
         try watch(monitor.fileDescriptor, token: Self.monitorToken)
         try watch(wake, token: Self.wakeToken)
+        try watch(heartbeat.fileDescriptor, token: Self.heartbeatToken)
     }
 
     deinit {
@@ -66,7 +70,8 @@ final class InputReader {
     }
 
     /// Blocks in `epoll_wait` with no timeout (an idle daemon never wakes up)
-    /// until the wake descriptor is signalled.
+    /// until the wake descriptor is signalled. A heartbeat request is answered
+    /// here in the loop, so a thread stuck anywhere else does not answer.
     func run() {
         var ready = [epoll_event](repeating: epoll_event(), count: 32)
         while true {
@@ -80,6 +85,7 @@ final class InputReader {
             for item in ready.prefix(Int(count)) {
                 switch item.data.u64 {
                 case Self.wakeToken: return
+                case Self.heartbeatToken: heartbeat.answer()
                 case Self.monitorToken: receiveUevents()
                 case let token: service(token: token, events: item.events)
                 }

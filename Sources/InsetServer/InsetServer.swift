@@ -146,29 +146,10 @@ public final class InsetServer: Service, Sendable {
                 events: continuation, logger: logger))
     }
 
-    /// `SO_PEERCRED` of the accepted socket. Without it nobody is authorized for
-    /// control commands (uid and gid are set to an impossible value).
+    /// The peer's credentials and groups as of its `connect()`.
     private static func credentials(of channel: any Channel) -> EventLoopFuture<PeerCredentials> {
-        let nobody = PeerCredentials(pid: 0, uid: .max, gid: .max)
-        guard let provider = channel as? any SocketOptionProvider else {
-            return channel.eventLoop.makeSucceededFuture(nobody)
-        }
-        let record: EventLoopFuture<PeerCredentialsRecord> = provider.unsafeGetSocketOption(
-            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-        return record.map { record in
-            PeerCredentials(
-                pid: record.pid, uid: record.uid, gid: record.gid,
-                groups: PeerCredentials.supplementaryGroups(of: record.pid))
-        }.recover { _ in nobody }
+        PeerCredentials.read(from: channel)
     }
-}
-
-/// `struct ucred` (pid, uid, gid), which Glibc's Swift module leaves out because
-/// it is guarded by `_GNU_SOURCE`; its layout is fixed kernel ABI.
-struct PeerCredentialsRecord: Sendable {
-    var pid: Int32 = 0
-    var uid: UInt32 = 0
-    var gid: UInt32 = 0
 }
 
 /// A system call the server needed failed.

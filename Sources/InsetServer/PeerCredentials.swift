@@ -1,7 +1,11 @@
 import Glibc
+import NIOCore
 
-/// Who is on the other end of a Unix socket, from `SO_PEERCRED`, plus the
-/// supplementary groups of that process (from `/proc/PID/status`).
+/// Who is on the other end of a Unix socket, as the kernel recorded it when the
+/// peer connected: `SO_PEERCRED` (pid, uid, gid) and `SO_PEERGROUPS` (its
+/// supplementary groups). Both are fixed at `connect()`, so a peer cannot gain
+/// rights by changing groups, exiting or having its pid reused afterwards, and
+/// nothing is read from `/proc` (which `ProtectProc=invisible` hides).
 public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
     public var pid: Int32
     public var uid: UInt32
@@ -15,24 +19,72 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
         self.groups = groups
     }
 
-    /// Reads the supplementary groups of `pid`; empty when the process is gone.
-    static func supplementaryGroups(of pid: Int32) -> Set<UInt32> {
-        guard let file = fopen("/proc/\(pid)/status", "r") else { return [] }
-        defer { fclose(file) }
-        var line: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(line) }
-        while getline(&line, &capacity, file) > 0 {
-            let text = String(cString: line!)
-            if text.hasPrefix("Groups:") {
-                return Set(text.dropFirst(7).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { UInt32($0) })
-            }
+    /// Who is behind an accepted channel. Without `SO_PEERCRED` nobody is
+    /// authorized for control commands (uid and gid are set to an impossible
+    /// value); without `SO_PEERGROUPS` only the uid and primary gid count.
+    static func read(from channel: any Channel) -> EventLoopFuture<PeerCredentials> {
+        let nobody = PeerCredentials(pid: 0, uid: .max, gid: .max)
+        guard let provider = channel as? any SocketOptionProvider else {
+            return channel.eventLoop.makeSucceededFuture(nobody)
         }
-        return []
+        let record: EventLoopFuture<PeerCredentialsRecord> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+        return record.flatMap { record in
+            supplementaryGroups(from: provider).map {
+                PeerCredentials(pid: record.pid, uid: record.uid, gid: record.gid, groups: $0)
+            }
+        }.recover { _ in nobody }
+    }
+
+    /// `SO_PEERGROUPS` through NIO, which passes a fixed-size buffer and keeps
+    /// the returned length to itself. The kernel writes the groups sorted
+    /// ascending into a zeroed buffer, so everything up to the last non-zero
+    /// entry is a group; an all-zero buffer is either no groups or group 0
+    /// alone, which a second call with room for none tells apart (it fails with
+    /// `ERANGE` when there is at least one). A peer with more than
+    /// `PeerGroupsBuffer.capacity` groups gets none counted.
+    static func supplementaryGroups(from provider: any SocketOptionProvider) -> EventLoopFuture<Set<UInt32>> {
+        let groups: EventLoopFuture<PeerGroupsBuffer> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERGROUPS))
+        return groups.flatMap { buffer in
+            let words = (0..<PeerGroupsBuffer.capacity).map { buffer.gids[$0] }
+            guard words.allSatisfy({ $0 == 0 }) else {
+                return provider.eventLoop.makeSucceededFuture(decodePeerGroups(words, nonEmpty: true))
+            }
+            let probe: EventLoopFuture<NoRoom> = provider.unsafeGetSocketOption(
+                level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERGROUPS))
+            return probe.map { _ in Set<UInt32>() }.recover { error in
+                (error as? IOError)?.errnoCode == ERANGE ? [0] : []
+            }
+        }.recover { _ in [] }
+    }
+
+    /// The groups in a zero-padded `SO_PEERGROUPS` answer (see above).
+    static func decodePeerGroups(_ words: [UInt32], nonEmpty: Bool) -> Set<UInt32> {
+        guard let last = words.lastIndex(where: { $0 != 0 }) else { return nonEmpty ? [0] : [] }
+        return Set(words[...last])
     }
 
     public var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
 }
+
+/// `struct ucred` (pid, uid, gid), which Glibc's Swift module leaves out because
+/// it is guarded by `_GNU_SOURCE`; its layout is fixed kernel ABI.
+struct PeerCredentialsRecord: Sendable {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
+}
+
+/// Room for `SO_PEERGROUPS`' answer: 1024 groups (4 KiB), far beyond what a
+/// desktop user has and well below `NGROUPS_MAX` (65536).
+struct PeerGroupsBuffer: Sendable {
+    static let capacity = 1024
+    var gids = InlineArray<1024, UInt32>(repeating: 0)
+}
+
+/// A buffer of size zero: asks only whether the peer has any groups at all.
+struct NoRoom: Sendable {}
 
 /// Who may send control commands (`command`, `policy`). Anyone who can connect may
 /// register views and subscribe; the socket's mode (0660) decides who can connect.
