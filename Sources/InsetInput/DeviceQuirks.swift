@@ -177,7 +177,7 @@ public struct QuirkMatch: Hashable, Sendable {
                 ("ID_INPUT_TOUCHPAD", .touchpad), ("ID_INPUT_TABLET", .tablet), ("ID_INPUT_TABLET_PAD", .tabletPad),
                 ("ID_INPUT_JOYSTICK", .joystick), ("ID_INPUT_KEYBOARD", .keyboard), ("ID_INPUT_KEY", .keyboard),
             ]
-            if device.properties.keys.contains(where: { $0.hasPrefix("ID_INPUT") }) {
+            if device.properties["ID_INPUT"] != nil || properties.contains(where: { device.properties[$0.0] != nil }) {
                 return Set(properties.filter { device.properties[$0.0] != nil }.map(\.1))
             }
             var types: Set<UdevType> = []

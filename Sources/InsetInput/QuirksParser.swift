@@ -86,7 +86,7 @@ public enum QuirksParser {
                 throw fail(number, "unexpected line '\(line)'")
             }
         }
-        guard current != nil || !sections.isEmpty else { throw fail(number, "the file has no sections") }
+        guard current != nil || !sections.isEmpty else { throw fail(0, "the file has no sections") }
         try closeSection(at: number)
         return sections
     }
