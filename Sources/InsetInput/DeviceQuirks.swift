@@ -49,6 +49,7 @@ public struct DeviceQuirks: Hashable, Sendable {
 /// The attributes insetd uses from the sections that matched one device, each
 /// with the section that set it (for the classification's reason).
 public struct MatchedQuirks: Hashable, Sendable {
+    /// One attribute's value and where it came from, so a reason can cite it.
     public struct Value<T: Hashable & Sendable>: Hashable, Sendable {
         public var value: T
         /// `[Section Name] in file.quirks`.
@@ -69,6 +70,7 @@ public struct QuirkSection: Hashable, Sendable {
     /// Every `Attr*` and `Model*` line, as written, in order.
     public var attributes: [Attribute]
 
+    /// One `Key=value` line: kept whole so a section reads back as written.
     public struct Attribute: Hashable, Sendable {
         public var key: String
         public var value: String

@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// Reading never blocks the rest of the daemon (it has its own thread), and an
 /// idle monitor makes no wakeups at all: the thread sleeps in `epoll_wait` with
-/// no timeout until a uevent or an input event arrives. Devices are opened
+/// no timeout until a uevent or an input event arrives (or a watchdog asks for
+/// a heartbeat, see `readerHeartbeat()`). Devices are opened
 /// read-only and never grabbed.
 public final class InputMonitor: Sendable {
     public struct Configuration: Sendable {
