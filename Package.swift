@@ -107,7 +107,9 @@ let package = Package(
             ],
             resources: [.copy("Scenarios")]
         ),
-        .testTarget(name: "InsetInputTests", dependencies: ["InsetInput", "InputTestbed"]),
+        .testTarget(
+            name: "InsetInputTests",
+            dependencies: ["InsetInput", "InputTestbed", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "InsetProtocolTests", dependencies: ["InsetProtocol", "InputTestbed"]),
         .testTarget(
             name: "InsetTraceTests", dependencies: ["InsetTrace", "InsetCore", "InsetProtocol", "InputTestbed"],
