@@ -219,8 +219,11 @@ public struct InsetPipeline: Sendable {
         var adjustment: ViewAdjustment?
         if let transition {
             adjustment = (try? engine.resize(id, description, animation: transition.animation)) ?? nil
-            if focusedView == id, let scrolled = scrollFocusedField(animation: transition.animation) {
-                adjustment = scrolled
+            if focusedView == id {
+                if let scrolled = scrollFocusedField(animation: transition.animation) { adjustment = scrolled }
+                // Scroll requests queued during the rotation run when the filter
+                // resumes; the field goes last in that pass too.
+                focusScrollPending = true
             }
         } else {
             adjustment = (try? engine.update(id, description)) ?? nil
