@@ -89,6 +89,16 @@ public struct InsetEngine: Sendable {
         reindex(from: 0)
     }
 
+    /// Sets the keyboard frame and screen views are laid out against from now on,
+    /// publishing nothing. A rotation announces its keyboard frame before the
+    /// views report their new sizes: each view's `resize` is then computed once,
+    /// against the new screen and the new keyboard, and `apply` later publishes
+    /// only the views that did not report.
+    public mutating func prepare(keyboard: Rect?, screen: Size) {
+        keyboardFrame = keyboard
+        self.screen = screen
+    }
+
     /// Adjusts every view for a new (filtered) keyboard frame.
     public mutating func apply(_ change: KeyboardFrameChange) -> [ViewAdjustment] {
         keyboardFrame = change.frame

@@ -23,6 +23,18 @@ public enum PipelineEvent: Hashable, Sendable {
     case interactiveDismiss(ViewID)
 }
 
+/// The text field that has focus: its view, and where the field is in that
+/// view's content coordinates (a client restates it when its content moves).
+public struct FocusedField: Hashable, Sendable {
+    public var view: ViewID
+    public var field: Rect
+
+    public init(view: ViewID, field: Rect) {
+        self.view = view
+        self.field = field
+    }
+}
+
 /// What the core tells clients.
 public enum PipelineOutput: Hashable, Sendable, CustomStringConvertible {
     case keyboard(KeyboardNotification)
@@ -80,9 +92,17 @@ public struct InsetPipeline: Sendable {
     public private(set) var filter: KeyboardFrameFilter
     public private(set) var engine: InsetEngine
     public private(set) var configuration: PipelineConfiguration
-    /// The view whose text field has focus.
-    public private(set) var focusedView: ViewID?
+    /// The focused text field and its view. Kept (not queued as a one-off scroll)
+    /// because every later keyboard frame, rotation and content change must bring
+    /// the field back into view, and a blur must cancel what its focus waited for.
+    public private(set) var focus: FocusedField?
+    /// The focused field's scroll waits for the filter (a frame is pending or the
+    /// filter is suspended): it is made in the pass that delivers.
+    private var focusScrollPending = false
     private var transition: (endsAt: Instant, animation: Animation)?
+
+    /// The view whose text field has focus.
+    public var focusedView: ViewID? { focus?.view }
 
     public init(
         configuration: PipelineConfiguration = PipelineConfiguration(), screen: Size,
@@ -100,10 +120,14 @@ public struct InsetPipeline: Sendable {
     }
 
     /// Handles one event at `now`, after firing every deadline due by then. An
-    /// event naming an unregistered view throws before anything changes.
-    public mutating func handle(_ event: PipelineEvent, now: Instant) throws(UnknownViewError) -> PipelineStep {
-        if let view = event.existingViewRequired, engine.description(of: view) == nil {
-            throw UnknownViewError(view: view)
+    /// event naming an unregistered view, or dismissing the keyboard from a view
+    /// that does not allow it, throws before anything changes.
+    public mutating func handle(_ event: PipelineEvent, now: Instant) throws(PipelineError) -> PipelineStep {
+        if let view = event.existingViewRequired {
+            guard let description = engine.description(of: view) else { throw .unknownView(view) }
+            if case .interactiveDismiss = event, description.options.keyboardDismissMode == .none {
+                throw .dismissNotAllowed(view, mode: .none)
+            }
         }
         var out = Outputs()
         fireDeadlines(through: now, into: &out)
@@ -149,10 +173,7 @@ public struct InsetPipeline: Sendable {
         case .register(let id, let description):
             out.append(.adjustment(engine.register(id, description)))
         case .update(let id, let description):
-            let changed =
-                transition.map { try? engine.resize(id, description, animation: $0.animation) }
-                ?? (try? engine.update(id, description))
-            if let adjustment = changed ?? nil { out.append(.adjustment(adjustment)) }
+            update(id, description, into: &out)
         case .unregister(let id):
             engine.unregister(id)
             if focusedView == id { blurFocus(now: now, into: &out) }
@@ -160,9 +181,14 @@ public struct InsetPipeline: Sendable {
             engine.unregisterAll(of: client)
             if focusedView?.client == client { blurFocus(now: now, into: &out) }
         case .focus(let id, let field):
-            focusedView = id
-            route(policy.handle(.focus(owner: id.client), now: now), into: &out)
-            deliver(filter.request(ScrollRequest(view: id, rect: field), now: now), into: &out)
+            // Focus again on the focused view restates where its field is (the
+            // content moved): no focus change, so no keyboard movement and a
+            // user's hide or show stands.
+            let restated = focusedView == id
+            focus = FocusedField(view: id, field: field)
+            if !restated { route(policy.handle(.focus(owner: id.client), now: now), into: &out) }
+            focusScrollPending = true
+            deliver([], into: &out)
         case .blur(let id):
             if focusedView == id { blurFocus(now: now, into: &out) }
         case .scrollToVisible(let request):
@@ -175,17 +201,55 @@ public struct InsetPipeline: Sendable {
         }
     }
 
+    /// Ends the focus; the scroll it was waiting for goes with it.
     private mutating func blurFocus(now: Instant, into out: inout Outputs) {
-        focusedView = nil
+        focus = nil
+        focusScrollPending = false
         route(policy.handle(.blur, now: now), into: &out)
     }
 
+    /// A client's new description of a view. During a rotation it is the view's
+    /// new size: pinned upper-left against the new keyboard (`engine.prepare`),
+    /// then the focused field is brought into view in the same adjustment. Outside
+    /// one, an update that keeps the offset insetd published is a layout or
+    /// content change and the focused field is kept in view too; an update that
+    /// moves the offset is the user scrolling, and stands.
+    private mutating func update(_ id: ViewID, _ description: ViewDescription, into out: inout Outputs) {
+        let keepsOffset = engine.adjustment(of: id)?.contentOffset == description.contentOffset
+        var adjustment: ViewAdjustment?
+        if let transition {
+            adjustment = (try? engine.resize(id, description, animation: transition.animation)) ?? nil
+            if focusedView == id {
+                if let scrolled = scrollFocusedField(animation: transition.animation) { adjustment = scrolled }
+                // Scroll requests queued during the rotation run when the filter
+                // resumes; the field goes last in that pass too.
+                focusScrollPending = true
+            }
+        } else {
+            adjustment = (try? engine.update(id, description)) ?? nil
+            if focusedView == id, keepsOffset {
+                if filter.isIdle {
+                    if let scrolled = scrollFocusedField(animation: .none) { adjustment = scrolled }
+                } else {
+                    focusScrollPending = true
+                }
+            }
+        }
+        if let adjustment { out.append(.adjustment(adjustment)) }
+    }
+
+    /// Rotation: the filter waits out the transition, but the new keyboard frame
+    /// is known now, so views are laid out against the new screen and the new
+    /// keyboard as they report their new sizes (one adjustment each, animated with
+    /// the transition, clamped to the final range); the frame the filter delivers
+    /// afterwards then changes nothing for them.
     private mutating func beginTransition(duration: Duration, screen: Size?, now: Instant, into out: inout Outputs) {
         if let screen, screen != policy.screen {
             filter.suspend(now: now)
             let endsAt = max(transition?.endsAt ?? now, now + duration)
             transition = (endsAt, Animation(duration: duration, curve: .easeInOut))
             route(policy.handle(.screen(screen), now: now), into: &out)
+            engine.prepare(keyboard: policy.frame, screen: screen)
         } else if duration > configuration.navigationThreshold {
             deliver(filter.flush(now: now), into: &out)
         }
@@ -201,6 +265,8 @@ public struct InsetPipeline: Sendable {
             let change = KeyboardFrameChange(
                 frame: note.phase == .willHide ? nil : note.endFrame, screen: policy.screen,
                 animation: note.animation)
+            // Mid-rotation, views still reporting their new size use the newest frame.
+            if transition != nil { engine.prepare(keyboard: change.frame, screen: change.screen) }
             deliver(filter.submit(change, now: out.now), into: &out)
         }
     }
@@ -208,8 +274,16 @@ public struct InsetPipeline: Sendable {
     /// Hands filtered events to the engine. A pass publishes one adjustment per
     /// view, its final state: a scroll queued behind a keyboard frame moves with
     /// that frame's animation instead of starting a second one.
+    ///
+    /// After every applied keyboard frame, and for a focus that waited for the
+    /// filter, the focused field is scrolled into view against the new insets
+    /// (iOS scrolls the first responder to visible after every keyboard change).
+    /// It goes last in the pass, after the client's own queued requests, so a
+    /// request for a rect around the field keeps its effect and a request for
+    /// anything else cannot leave the field under the keyboard.
     private mutating func deliver(_ events: [FilteredEvent], into out: inout Outputs) {
         var passAnimation = Animation.scrollDefault
+        var keyboardApplied = false
         var order: [ViewID] = []
         var latest: [ViewID: ViewAdjustment] = [:]
         func collect(_ adjustment: ViewAdjustment) {
@@ -219,6 +293,7 @@ public struct InsetPipeline: Sendable {
             switch event {
             case .keyboard(let change):
                 passAnimation = change.animation.isAnimated ? change.animation : .scrollDefault
+                keyboardApplied = true
                 engine.apply(change).forEach(collect)
             case .scroll(let request):
                 // The view may have gone while the request waited: nothing to scroll.
@@ -227,7 +302,19 @@ public struct InsetPipeline: Sendable {
                 }
             }
         }
+        if keyboardApplied || focusScrollPending, filter.isIdle {
+            focusScrollPending = false
+            if let adjustment = scrollFocusedField(animation: passAnimation) { collect(adjustment) }
+        }
         for view in order { out.append(.adjustment(latest[view]!)) }
+    }
+
+    /// Scrolls the focused field into view with its view's margin; the adjustment
+    /// when that changed what was published.
+    private mutating func scrollFocusedField(animation: Animation) -> ViewAdjustment? {
+        guard let focus else { return nil }
+        return (try? engine.scrollToVisible(ScrollRequest(view: focus.view, rect: focus.field), animation: animation))
+            ?? nil
     }
 
     private mutating func fireDeadlines(through now: Instant, into out: inout Outputs) {
@@ -257,7 +344,7 @@ extension PipelineEvent {
     /// The view an event acts on that must already be registered.
     var existingViewRequired: ViewID? {
         switch self {
-        case .update(let id, _), .focus(let id, _): id
+        case .update(let id, _), .focus(let id, _), .interactiveDismiss(let id): id
         case .scrollToVisible(let request): request.view
         default: nil
         }

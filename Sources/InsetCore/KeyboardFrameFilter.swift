@@ -64,6 +64,9 @@ public struct KeyboardFrameFilter: Sendable {
         if case .suspended = state { true } else { false }
     }
 
+    /// Nothing pending and not suspended: a scroll request would be handled at once.
+    public var isIdle: Bool { state == .idle }
+
     /// When `advance(to:)` has something to deliver; nil while idle or suspended.
     public var nextDeadline: Instant? {
         if case .waiting(let deadline) = state { deadline } else { nil }

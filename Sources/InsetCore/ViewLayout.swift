@@ -59,9 +59,12 @@ public enum ViewLayout {
     }
 
     /// The laid-out content size. Without a keyboard, content that may stretch
-    /// fills at least the safe area. With the keyboard up it either shrinks toward
-    /// the visible area above the keyboard (down to its minimum) or keeps its
-    /// pre-keyboard height.
+    /// fills at least the scroll view's safe area (SCVC: the content view is
+    /// "greater than or equal to the size of the scroll view's safe area"): the
+    /// frame inside its safe-area insets, the client's own content insets not
+    /// subtracted, as the reference's constraint does not see them. With the
+    /// keyboard up it either shrinks toward the safe area the keyboard leaves
+    /// (down to its minimum) or keeps its pre-keyboard height.
     public static func contentSize(_ view: ViewDescription, adjustedInsets: EdgeInsets, keyboardUp: Bool)
         -> Size
     {
@@ -69,13 +72,17 @@ public enum ViewLayout {
         let minimum = Size(
             width: min(view.minimumContentSize.width, natural.width),
             height: min(view.minimumContentSize.height, natural.height))
-        let restingSafe = view.frame.inset(by: view.safeAreaInsets + view.contentInset).size
-        let width = view.contentStretches ? max(natural.width, restingSafe.width) : natural.width
-        let restingHeight = view.contentStretches ? max(natural.height, restingSafe.height) : natural.height
+        let safeArea = view.frame.inset(by: view.safeAreaInsets).size
+        let width = view.contentStretches ? max(natural.width, safeArea.width) : natural.width
+        let restingHeight = view.contentStretches ? max(natural.height, safeArea.height) : natural.height
         guard keyboardUp, view.options.resizesContentForKeyboard, view.options.behavior != .none else {
             return Size(width: width, height: restingHeight)
         }
-        let visible = view.frame.inset(by: adjustedInsets).height
+        // The adjusted insets less the client's own content insets: the safe area
+        // with the keyboard's part added, whichever inset the behaviour grew.
+        let top = adjustedInsets.top - view.contentInset.top
+        let bottom = adjustedInsets.bottom - view.contentInset.bottom
+        let visible = max(0, view.frame.height - top - bottom)
         let height =
             view.contentStretches
             ? max(minimum.height, visible)
@@ -112,10 +119,14 @@ public enum ViewLayout {
 
     /// The offset that brings `rect` (grown vertically by `margin`) into the visible
     /// area with the least movement, then clamped. A rectangle taller or wider than
-    /// the visible area aligns its top / leading edge.
+    /// the visible area aligns its top / leading edge. The margin shrinks to what
+    /// the visible height leaves around `rect`, so a field that fits is never
+    /// pushed half out of view by its own margin.
     public static func scrollToVisible(
         _ rect: Rect, margin: Double, offset: Point, contentSize: Size, bounds: Size, insets: EdgeInsets
     ) -> Point {
+        let room = (bounds.height - insets.top - insets.bottom - rect.height) / 2
+        let margin = min(margin, max(0, room))
         let target = Rect(x: rect.minX, y: rect.minY - margin, width: rect.width, height: rect.height + 2 * margin)
         let x = axisToVisible(
             low: target.minX, high: target.maxX, offset: offset.x, length: bounds.width,

@@ -175,7 +175,9 @@ final class DaemonCore {
             if case .policy = request.message { publishPolicy() }
             acknowledge()
         } catch {
-            connection.send(.error(ProtocolError(.unknownView, error.description, id: request.id)))
+            // A dismiss the view's keyboardDismissMode does not allow is a bad field value.
+            let code: ErrorCode = if case .dismissNotAllowed = error { .invalidField } else { .unknownView }
+            connection.send(.error(ProtocolError(code, error.description, id: request.id)))
         }
     }
 
@@ -183,7 +185,7 @@ final class DaemonCore {
 
     /// Records the event, then hands it to the pipeline at the same instant (a
     /// replay feeds it at that instant too), and routes the outputs.
-    private func step(_ event: PipelineEvent, from source: TraceSource) throws(UnknownViewError) {
+    private func step(_ event: PipelineEvent, from source: TraceSource) throws(PipelineError) {
         let now = now
         tracer?.record(.event(at: now, event, source: source))
         route(try pipeline.handle(event, now: now))

@@ -86,7 +86,11 @@ import Testing
             check(pipeline.advance(to: now))
             if case .register(let id, let view) = event { descriptions[id] = view }
             if case .update(let id, let view) = event, descriptions[id] != nil { descriptions[id] = view }
-            do { check(try pipeline.handle(event, now: now)) } catch { descriptions[error.view] = nil }
+            do {
+                check(try pipeline.handle(event, now: now))
+            } catch {
+                if case .unknownView(let id) = error { descriptions[id] = nil }
+            }
         }
 
         for (id, view) in views(for: screen) { send(.register(id, view)) }

@@ -156,6 +156,23 @@ import Testing
         #expect(adjustment.contentSize == c.expected)
     }
 
+    // SCVC: content is "greater than or equal to the size of the scroll view's
+    // safe area": 763 tall without the keyboard, 461 above it (resized), whatever
+    // content insets (8 top, 16 bottom) the client keeps inside that.
+    @Test func stretchFillsTheSafeAreaNotTheAreaInsideOwnContentInsets() {
+        var view = Self.phoneView(
+            content: Size(width: 390, height: 400), options: ViewOptions(resizesContentForKeyboard: true))
+        view.minimumContentSize = Size(width: 390, height: 300)
+        view.contentInset = EdgeInsets(top: 8, bottom: 16)
+        let resting = ViewLayout.adjust(Self.id, view, offset: .zero, keyboard: nil, screen: Self.screen, animation: .none)
+        let up = ViewLayout.adjust(
+            Self.id, view, offset: .zero, keyboard: Self.keyboard, screen: Self.screen, animation: .none)
+        #expect(resting.contentSize == Size(width: 390, height: 763))
+        #expect(up.contentSize == Size(width: 390, height: 461))
+        // So the view scrolls by its own insets: y from -55 to 763 - 844 + 50 = -31.
+        #expect(resting.contentOffset == Point(x: 0, y: -31))
+    }
+
     struct ClampCase: Sendable {
         var offset: Point
         var content: Size
@@ -216,6 +233,12 @@ import Testing
         ScrollCase(
             rect: Rect(x: 0, y: 600, width: 390, height: 600), margin: 0, offset: .zero,
             expected: Point(x: 0, y: 553)),
+        // A 400 pt field fits the 461 visible, its 100 pt margins do not: the margin
+        // shrinks to (461 - 400) / 2 = 30.5, so 1000 + 30.5 - 508 = 522.5 and the
+        // whole field shows (aligning the 600 pt target's top would cut it at 961).
+        ScrollCase(
+            rect: Rect(x: 0, y: 600, width: 390, height: 400), margin: 100, offset: .zero,
+            expected: Point(x: 0, y: 522.5)),
     ])
     func scrollToVisible(_ c: ScrollCase) {
         let result = ViewLayout.scrollToVisible(
