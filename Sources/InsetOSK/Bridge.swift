@@ -241,6 +241,9 @@ public final class Bridge {
         guard previous != nil, let applied, visible != applied else { return }
         log.info("\(backend.name) was \(visible ? "shown" : "hidden") by itself or its user")
         self.applied = visible
+        // insetd will follow (show/hide until the next focus change); until its
+        // notification arrives, do not undo what the user just did.
+        keyboardShown = visible
         link?.reportVisibility(bridge: backend.name, visible: visible)
     }
 
