@@ -52,6 +52,8 @@ final class OSKSession: @unchecked Sendable {
         session = try SpawnedProcess(
             "/usr/bin/setpriv",
             ["--reuid=\(Self.uid)", "--regid=\(Self.uid)", "--clear-groups", "env", "-i", "PATH=/usr/bin:/bin",
+             // The bus daemon passes these on to what it activates (dconf-service writes the settings).
+             "HOME=\(dir)", "XDG_CONFIG_HOME=\(dir)/config", "XDG_RUNTIME_DIR=\(dir)/xdg",
              "OSK_SESSION_DIR=\(dir)", "dbus-run-session", "--", repositoryRoot.path + "/scripts/osk/session.sh"],
             environment: ChildProcess.realSystemEnvironment, stdout: "\(dir)/session.log", stderr: "\(dir)/session.log")
         guard await waitUntil(seconds: 10, { FileManager.default.fileExists(atPath: "\(self.dir)/env") }) else {
@@ -78,8 +80,12 @@ final class OSKSession: @unchecked Sendable {
         insetd = try SpawnedProcess(
             command[0], Array(command.dropFirst()), environment: ChildProcess.realSystemEnvironment,
             stdout: "\(dir)/insetd.log", stderr: "\(dir)/insetd.log")
-        // The session's user must reach the socket (a real install grants it by group).
-        for _ in 0..<500 where chmod(socket, 0o666) != 0 { usleep(10_000) }
+        // The session's user must reach the socket (a real install grants it by
+        // group): opened up once insetd has set its own mode and listens.
+        for _ in 0..<1000 {
+            if log("insetd.log").contains("listening"), chmod(socket, 0o666) == 0 { break }
+            usleep(10_000)
+        }
     }
 
     func stopInsetd() async {
@@ -145,8 +151,22 @@ final class OSKSession: @unchecked Sendable {
         await stopInsetd()
         _ = await session?.terminate(within: .seconds(3))
         // sway and the session bus end with the session; their leftovers go with the directory.
-        _ = try? await ChildProcess.run(["rm", "-rf", dir])
+        // OSK_KEEP keeps the logs for a look after a failure.
+        if ProcessInfo.processInfo.environment["OSK_KEEP"] == nil { _ = try? await ChildProcess.run(["rm", "-rf", dir]) }
     }
+}
+
+/// Runs `body` with a fresh session and always closes it (sway and the
+/// session's processes end with the test, passed or failed).
+func withSession(_ name: String, _ body: (OSKSession) async throws -> Void) async throws {
+    let session = try await OSKSession(name: name)
+    do {
+        try await body(session)
+    } catch {
+        await session.close()
+        throw error
+    }
+    await session.close()
 }
 
 struct SessionError: Error, CustomStringConvertible {
@@ -180,9 +200,26 @@ final class App: @unchecked Sendable {
     func focus() { client.sendLine(#"{"type":"focus","view":"form","field":{"x":0,"y":700,"width":390,"height":40}}"#) }
     func blur() { client.sendLine(#"{"type":"blur","view":"form"}"#) }
 
-    /// The next adjustment of the view with this bottom inset.
+    /// Every line received so far, and how far `adjustment` has looked.
+    private var transcript: [String] = []
+    private var cursor = 0
+
+    /// The next adjustment of the view with this bottom inset (waits up to 5 s).
     func adjustment(bottomInset: Double) async -> [String: Any]? {
-        await client.next("adjustment") { number($0, "additionalBottomInset") == bottomInset }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            while cursor < transcript.count {
+                let line = transcript[cursor]
+                cursor += 1
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+                if object["type"] as? String == "adjustment", number(object, "additionalBottomInset") == bottomInset {
+                    return object
+                }
+            }
+            if let line = await client.readLine() { transcript.append(line) }
+        }
+        print("no adjustment with bottom inset \(bottomInset); received:\n" + transcript.map { String($0.prefix(140)) }.joined(separator: "\n"))
+        return nil
     }
 }
 
