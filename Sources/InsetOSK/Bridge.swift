@@ -67,6 +67,12 @@ public final class Bridge {
 
     /// Runs until SIGTERM or SIGINT, then puts back the settings it changed.
     public func run() {
+        // A parent may have left them blocked (posix_spawn passes the mask on).
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        sigprocmask(SIG_UNBLOCK, &stopSignals, nil)
         signal(SIGTERM) { _ in stopRequested = 1 }
         signal(SIGINT) { _ in stopRequested = 1 }
         signal(SIGPIPE, SIG_IGN)

@@ -61,6 +61,18 @@ final class OSKSession: @unchecked Sendable {
         }
     }
 
+    /// Everything still running in this session (sway, the bus, what the bus
+    /// activated) carries the session's directory in its environment. Children
+    /// of the test process inherit a blocked SIGTERM, so they get SIGKILL.
+    private func killSessionProcesses() {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for pid in entries.compactMap({ Int32($0) }) where pid != getpid() {
+            guard let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { continue }
+            let variables = environment.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            if variables.contains(where: { $0.hasSuffix("=\(dir)") || $0.contains("=\(dir)/") }) { kill(pid, SIGKILL) }
+        }
+    }
+
     /// Starts insetd; with `umockdev` it runs under `umockdev-run` with those
     /// emulated devices (a restart with a hardware keyboard plugged in).
     func startInsetd(devices: [FixtureDevice] = []) throws {
@@ -150,7 +162,7 @@ final class OSKSession: @unchecked Sendable {
         for child in children.reversed() { _ = await child.terminate(within: .seconds(2)) }
         await stopInsetd()
         _ = await session?.terminate(within: .seconds(3))
-        // sway and the session bus end with the session; their leftovers go with the directory.
+        killSessionProcesses()
         // OSK_KEEP keeps the logs for a look after a failure.
         if ProcessInfo.processInfo.environment["OSK_KEEP"] == nil { _ = try? await ChildProcess.run(["rm", "-rf", dir]) }
     }
