@@ -175,7 +175,11 @@ public final class Bridge {
 
     /// The OSK shows when insetd shows a keyboard and no hardware keyboard is
     /// usable (then insetd's frame is at most an accessory bar, drawn by the app).
-    private var desired: Bool { keyboardShown && !hardwareKeyboard }
+    /// The user's (or the OSK's own) last show/hide, which stands, even against
+    /// a hardware keyboard, until insetd's keyboard goes the other way.
+    private var userChoice: Bool?
+
+    private var desired: Bool { userChoice ?? (keyboardShown && !hardwareKeyboard) }
 
     private func apply() {
         guard let backend, attached, link != nil else { return }
@@ -200,6 +204,7 @@ public final class Bridge {
             screen = state.screen.size
             keyboardShown = state.keyboard != nil
             hardwareKeyboard = state.hardwareKeyboard
+            userChoice = nil
             // A restarted insetd knows nothing of the real frame yet.
             reportedFrame = nil
             reportConfiguredFrame()
@@ -209,6 +214,7 @@ public final class Bridge {
             case .willShow, .didShow, .willChangeFrame, .didChangeFrame: keyboardShown = true
             case .willHide, .didHide: keyboardShown = false
             }
+            if let choice = userChoice, choice != keyboardShown { userChoice = nil }
         case .policy(_, _, let usable):
             hardwareKeyboard = usable
         case .error(let error):
@@ -250,6 +256,7 @@ public final class Bridge {
         // insetd will follow (show/hide until the next focus change); until its
         // notification arrives, do not undo what the user just did.
         keyboardShown = visible
+        userChoice = visible
         link?.reportVisibility(bridge: backend.name, visible: visible)
     }
 

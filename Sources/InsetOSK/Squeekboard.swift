@@ -18,7 +18,15 @@ final class Squeekboard: OSKBackend {
 
     func attach(bus: DBusConnection?, changed: @escaping () -> Void) throws(OSKError) {
         guard let bus else { throw OSKError("squeekboard: no session bus") }
-        self.bus = bus
+        // Watches are per connection: a retry on the same bus keeps the ones it has.
+        if self.bus !== bus {
+            try watch(bus, changed)
+            self.bus = bus
+        }
+        _ = try visible()
+    }
+
+    private func watch(_ bus: DBusConnection, _ changed: @escaping () -> Void) throws(OSKError) {
         do {
             try bus.addMatch(
                 "type='signal',sender='\(Self.busName)',path='\(Self.path)',"
@@ -29,7 +37,6 @@ final class Squeekboard: OSKBackend {
         } catch {
             throw OSKError("squeekboard: watch \(Self.busName)", error)
         }
-        _ = try visible()
     }
 
     func setVisible(_ visible: Bool) throws(OSKError) {
@@ -66,7 +73,21 @@ final class KWinVirtualKeyboard: OSKBackend {
 
     func attach(bus: DBusConnection?, changed: @escaping () -> Void) throws(OSKError) {
         guard let bus else { throw OSKError("kwin: no session bus") }
-        self.bus = bus
+        if self.bus !== bus {
+            try watch(bus, changed)
+            self.bus = bus
+        }
+        do {
+            // A disabled virtual keyboard ignores `active`: enable it once.
+            if try !bus.boolProperty(Self.busName, Self.path, Self.interface, "enabled") {
+                try bus.setBoolProperty(Self.busName, Self.path, Self.interface, "enabled", true)
+            }
+        } catch {
+            throw OSKError("kwin: enable the virtual keyboard on \(Self.busName)", error)
+        }
+    }
+
+    private func watch(_ bus: DBusConnection, _ changed: @escaping () -> Void) throws(OSKError) {
         do {
             for member in ["visibleChanged", "activeChanged", "enabledChanged"] {
                 try bus.addMatch(
@@ -77,14 +98,6 @@ final class KWinVirtualKeyboard: OSKBackend {
                 "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.busName)'", changed)
         } catch {
             throw OSKError("kwin: watch \(Self.busName)", error)
-        }
-        do {
-            // A disabled virtual keyboard ignores `active`: enable it once.
-            if try !bus.boolProperty(Self.busName, Self.path, Self.interface, "enabled") {
-                try bus.setBoolProperty(Self.busName, Self.path, Self.interface, "enabled", true)
-            }
-        } catch {
-            throw OSKError("kwin: enable the virtual keyboard on \(Self.busName)", error)
         }
     }
 
