@@ -230,3 +230,48 @@ func printLatency(_ monitor: String, focusedAt: [Double], label: String) {
         "OSK latency focus→SetVisible (\(label)): n=\(sorted.count) median \(String(format: "%.1f", sorted[sorted.count / 2])) ms, max \(String(format: "%.1f", sorted.last!)) ms, all \(sorted.map { String(format: "%.1f", $0) })"
     )
 }
+
+/// The feedback messages are authorized like control commands: a peer that may
+/// not send `command` gets `not-authorized` for them too, and nothing changes.
+@Suite(.enabled(if: OSKSession.canRun, "needs root to connect as another uid"))
+struct OSKFeedbackAuthorizationTests {
+    @Test func anUnauthorizedPeerIsRefused() async throws {
+        let dir = "/tmp/osk-auth-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "screen:\n  width: 390\n  height: 844\nserver:\n  control-users: []\n  control-groups: []\n"
+            .write(toFile: "\(dir)/insetd.yaml", atomically: true, encoding: .utf8)
+        let insetd = try InsetdLauncher.start(socket: "\(dir)/insetd.sock", arguments: ["--config", "\(dir)/insetd.yaml"])
+        // On an early exit the SpawnedProcess's deinit kills it.
+        // Listening (and its own mode set) once a hello is answered; then open to uid 65534.
+        let probe = try #require(await InsetdLauncher.connect("\(dir)/insetd.sock"))
+        probe.close()
+        chmod("\(dir)/insetd.sock", 0o666)
+        chmod(dir, 0o755)
+        // A client as uid 65534 (not root, not configured) reports a hide and a frame.
+        let script = """
+            import json, socket, sys
+            s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f = s.makefile("rw")
+            for m in [{"type": "hello", "version": 1, "client": "rogue"},
+                      {"type": "oskVisibility", "id": 1, "bridge": "rogue", "visible": True},
+                      {"type": "oskFrame", "id": 2, "bridge": "rogue", "frame": {"x": 0, "y": 0, "width": 390, "height": 844}}]:
+                f.write(json.dumps(m) + "\\n"); f.flush()
+            for _ in range(3): print(f.readline().strip())
+            """
+        try script.write(toFile: "\(dir)/rogue.py", atomically: true, encoding: .utf8)
+        let result = try await ChildProcess.run(
+            ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "\(dir)/rogue.py", "\(dir)/insetd.sock"])
+        let replies = result.output.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(replies.count == 3, "\(result.output)")
+        // The refusals come from the session, the welcome from the core: in either order.
+        let refusals = replies.filter { $0["type"] as? String == "error" }
+        #expect(refusals.map { $0["code"] as? String } == ["not-authorized", "not-authorized"])
+        #expect(refusals.map { number($0, "id") } == [1, 2])
+        let state = await status("\(dir)/insetd.sock")
+        #expect(keyboardFrame(state) == nil)
+        #expect(state?["frameSource"] as? String == "configured")
+        _ = await insetd.terminate()
+    }
+}
