@@ -238,7 +238,6 @@ struct OSKFeedbackAuthorizationTests {
     @Test func anUnauthorizedPeerIsRefused() async throws {
         let dir = "/tmp/osk-auth-\(getpid())"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         try "screen:\n  width: 390\n  height: 844\nserver:\n  control-users: []\n  control-groups: []\n"
             .write(toFile: "\(dir)/insetd.yaml", atomically: true, encoding: .utf8)
         let insetd = try InsetdLauncher.start(socket: "\(dir)/insetd.sock", arguments: ["--config", "\(dir)/insetd.yaml"])
@@ -273,5 +272,6 @@ struct OSKFeedbackAuthorizationTests {
         #expect(keyboardFrame(state) == nil)
         #expect(state?["frameSource"] as? String == "configured")
         _ = await insetd.terminate()
+        _ = try await ChildProcess.run(["rm", "-rf", dir])
     }
 }
