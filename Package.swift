@@ -16,6 +16,8 @@ let package = Package(
         .executable(name: "insetd", targets: ["insetd"]),
         .executable(name: "insetctl", targets: ["insetctl"]),
         .executable(name: "inset-demo", targets: ["inset-demo"]),
+        // The session-side bridge that makes real on-screen keyboards follow insetd.
+        .executable(name: "insetd-osk", targets: ["insetd-osk"]),
         // Emulated input hardware (umockdev) for the tests and the performance harness.
         .library(name: "InputTestbed", targets: ["InputTestbed"]),
     ],
@@ -90,6 +92,16 @@ let package = Package(
             name: "insetctl",
             dependencies: ["InsetTrace", "InsetCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // D-Bus through libsystemd's sd-bus (a non-variadic shim; Swift cannot call C varargs),
+        // and its typed wrapper. Only the session-side OSK bridge uses them.
+        .systemLibrary(name: "CSdBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(name: "DBus", dependencies: ["CSdBus"]),
+        // The OSK bridge: follows insetd's keyboard and drives squeekboard, wvkbd, KWin or GNOME.
+        .target(name: "InsetOSK", dependencies: ["DBus", "InsetCore", "InsetProtocol"]),
+        .executableTarget(
+            name: "insetd-osk",
+            dependencies: ["InsetOSK", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // Emulated input hardware: device fixtures generated from code, a umockdev
         // testbed, and child processes. Only tests and Benchmarks/ depend on it.
         .target(name: "InputTestbed", dependencies: ["InsetInput", "CUMockdev", "CLibevdev"]),
@@ -134,6 +146,9 @@ let package = Package(
                 "InsetInput", "InsetTrace", "InputTestbed", .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Real squeekboard and wvkbd in a headless sway session, KWin's interface on
+        // python3-dbusmock; run as root under umockdev-wrapper (scripts/osk-test).
+        .testTarget(name: "InsetOSKTests", dependencies: ["InsetOSK", "DBus", "InsetCore", "InsetProtocol", "InputTestbed"]),
     ],
     swiftLanguageModes: [.v6]
 )

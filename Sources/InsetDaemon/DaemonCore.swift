@@ -32,6 +32,8 @@ final class DaemonCore {
     private var clients: [ClientID: Client] = [:]
     private var devices: [String: InputDevice] = [:]
     private var tabletMode = false
+    /// The OSK bridge whose real keyboard frame is in use, and its client (see `reportedFrame`).
+    private var frameReporter: (bridge: String, client: ClientID)?
     /// Records every input of the pipeline and its outputs (`--trace`).
     private let tracer: TraceRecorder?
 
@@ -136,6 +138,7 @@ final class DaemonCore {
         case .left(let id):
             clients[id] = nil
             feed(.clientGone(id), from: .client(id))
+            bridgeLeft(id)
         case .request(let connection, let request):
             // Requests still queued from a client the server has dropped: skip.
             guard connection.isOpen else { return }
@@ -165,6 +168,10 @@ final class DaemonCore {
         case .devices:
             connection.send(.devices(id: request.id, wireDevices))
             return
+        case .oskVisibility(let bridge, let visible):
+            logger.info("OSK changed by itself or its user", metadata: ["bridge": "\(bridge)", "visible": "\(visible)"])
+        case .oskFrame(let bridge, let frame):
+            reportedFrame(frame, by: bridge, client: client)
         default:
             break
         }
@@ -212,9 +219,32 @@ final class DaemonCore {
     }
 
     private var snapshot: StateSnapshot {
-        StateSnapshot(
+        var state = StateSnapshot(
             keyboard: pipeline.policy.frame, screen: pipeline.policy.screen, mode: pipeline.policy.configuration.mode,
             tabletMode: tabletMode, hardwareKeyboard: pipeline.policy.hardwareKeyboardUsable)
+        state.frameSource = frameReporter.map { "reported by \($0.bridge)" } ?? "configured"
+        return state
+    }
+
+    // MARK: - OSK bridges
+
+    /// A bridge's real keyboard frame replaces the configured heights (the
+    /// pipeline's `floatingFrame`) until it reports nil or disconnects.
+    private func reportedFrame(_ frame: Rect?, by bridge: String, client: ClientID) {
+        if frame != nil {
+            if frameReporter?.bridge != bridge { logger.info("keyboard frame reported by an OSK bridge", metadata: ["bridge": "\(bridge)"]) }
+            frameReporter = (bridge, client)
+        } else if frameReporter?.client == client {
+            frameReporter = nil
+        }
+    }
+
+    /// The bridge that reported the frame is gone: back to the configured heights.
+    private func bridgeLeft(_ id: ClientID) {
+        guard frameReporter?.client == id else { return }
+        frameReporter = nil
+        feed(.floatingFrame(nil), from: .client(id))
+        logger.info("OSK bridge gone; keyboard frame from the configuration again")
     }
 
     var wireDevices: [WireDevice] {

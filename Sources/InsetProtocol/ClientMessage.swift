@@ -98,6 +98,12 @@ public enum ClientMessage: Hashable, Sendable {
     case policy(mode: KeyboardMode)
     case status
     case devices
+    // MARK: OSK bridge feedback (insetd-osk; authorized like control commands)
+    /// The real on-screen keyboard was shown or hidden by the user or by itself.
+    case oskVisibility(bridge: String, visible: Bool)
+    /// The real keyboard's full frame as the bridge observed it; nil = unknown
+    /// (insetd goes back to the configured heights).
+    case oskFrame(bridge: String, frame: Rect?)
 }
 
 /// A message as read from one line: its request id (when it had one) and content.
@@ -147,6 +153,8 @@ extension ClientMessage {
         case .command(.hide): return .command(.hide)
         case .command(.toggle): return .command(.toggle)
         case .policy(let mode): return .mode(mode)
+        case .oskVisibility(_, let visible): return .command(visible ? .show : .hide)
+        case .oskFrame(_, let frame): return .floatingFrame(frame)
         }
     }
 }

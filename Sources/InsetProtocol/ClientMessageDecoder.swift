@@ -21,10 +21,13 @@ public enum ClientMessageDecoder {
     private struct Subscribe: Decodable { var topics: [Topic] }
     private struct Command: Decodable { var command: ControlCommand }
     private struct Policy: Decodable { var mode: KeyboardMode }
+    private struct OSKVisibility: Decodable { var bridge: String; var visible: Bool }
+    private struct OSKFrame: Decodable { var bridge: String; var frame: WireRect? }
 
     public static let types = [
         "hello", "register", "update", "unregister", "focus", "blur", "scroll", "transition", "dismiss",
         "subscribe", "command", "policy", "status", "devices",
+        "oskVisibility", "oskFrame",
     ]
 
     public static func decode(_ line: some DataProtocol) throws(ProtocolError) -> ClientRequest {
@@ -84,10 +87,28 @@ public enum ClientMessageDecoder {
         case "policy": message = .policy(mode: try payload(Policy.self).mode)
         case "status": message = .status
         case "devices": message = .devices
+        case "oskVisibility":
+            let report = try payload(OSKVisibility.self)
+            message = .oskVisibility(bridge: try bridgeName(report.bridge, id: id), visible: report.visible)
+        case "oskFrame":
+            let report = try payload(OSKFrame.self)
+            let bridge = try bridgeName(report.bridge, id: id)
+            if let frame = report.frame?.rect, !(frame.width > 0 && frame.height > 0 && frame.width.isFinite && frame.height.isFinite) {
+                throw ProtocolError(.invalidField, "oskFrame: \"frame\" must have a positive width and height, or be null", id: id)
+            }
+            message = .oskFrame(bridge: bridge, frame: report.frame?.rect)
         default:
             throw ProtocolError(.unknownType, "unknown type \"\(type)\" (known: \(types.joined(separator: ", ")))", id: id)
         }
         return ClientRequest(id: id, message: message)
+    }
+
+    /// A bridge names itself in `insetctl status`: a short printable name.
+    private static func bridgeName(_ name: String, id: RequestID?) throws(ProtocolError) -> String {
+        guard !name.isEmpty, name.count <= 64, name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f }) else {
+            throw ProtocolError(.invalidField, "\"bridge\" must be 1 to 64 printable ASCII characters without spaces", id: id)
+        }
+        return name
     }
 
     /// "not valid JSON", with the parser's own words when it gives any (Foundation's

@@ -14,6 +14,9 @@ public struct StateSnapshot: Codable, Hashable, Sendable {
     public var mode: KeyboardMode
     public var tabletMode: Bool
     public var hardwareKeyboard: Bool
+    /// Where the keyboard's frame comes from: `configured`, or `reported by BRIDGE`
+    /// when an OSK bridge reported the real keyboard's frame. Absent from older daemons.
+    public var frameSource: String?
 
     public init(
         keyboard: Rect?, screen: Size, mode: KeyboardMode, tabletMode: Bool, hardwareKeyboard: Bool
@@ -138,6 +141,7 @@ extension StateSnapshot {
             "tabletMode": .bool(tabletMode), "hardwareKeyboard": .bool(hardwareKeyboard),
         ]
         if let keyboard { fields["keyboard"] = keyboard.json }
+        if let frameSource { fields["frameSource"] = .string(frameSource) }
         return .object(fields)
     }
 }

@@ -95,7 +95,7 @@ final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
             return
         }
         switch request.message {
-        case .command, .policy:
+        case .command, .policy, .oskVisibility, .oskFrame:
             guard authorization.allowsControl(connection.peer) else {
                 logger.notice(
                     "control command refused", metadata: ["client": "\(connection.id)", "peer": "\(connection.peer)"])

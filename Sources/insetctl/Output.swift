@@ -23,6 +23,7 @@ enum Output {
         let screen = state["screen"] as? [String: Any] ?? [:]
         return """
             keyboard:          \(keyboard)
+            keyboard frame:    \(state["frameSource"] as? String ?? "configured")
             screen:            \(n(screen["width"]))x\(n(screen["height"])) \(state["orientation"] as? String ?? "")
             mode:              \(state["mode"] as? String ?? "?")
             tablet mode:       \((state["tabletMode"] as? Bool ?? false) ? "on" : "off")

@@ -1,0 +1,71 @@
+import DBus
+
+/// Which on-screen keyboard the bridge drives.
+public enum BackendKind: String, CaseIterable, Sendable {
+    case squeekboard, wvkbd, kwin, gnome, auto
+}
+
+/// One on-screen keyboard as the bridge drives it. A backend exists per OSK
+/// family because each has its own way to show, hide and observe it (D-Bus
+/// method, property, signals to a process, a desktop setting).
+public protocol OSKBackend: AnyObject {
+    /// Short name used in logs and as the `bridge` of feedback messages.
+    var name: String { get }
+    /// Whether it speaks D-Bus (then `attach` gets the session bus).
+    var usesBus: Bool { get }
+    /// Finds the OSK and installs watches; `changed` runs (inside the bus's
+    /// `process()`) whenever the OSK may have changed by itself.
+    func attach(bus: DBusConnection?, changed: @escaping () -> Void) throws(OSKError)
+    /// Shows or hides the OSK.
+    func setVisible(_ visible: Bool) throws(OSKError)
+    /// Whether the OSK is shown as it reports it; nil when it cannot say.
+    func visible() throws(OSKError) -> Bool?
+    /// The keyboard's height known from its configuration (wvkbd's `-H`/`-L`).
+    func configuredHeight(landscape: Bool) -> Double?
+    /// A usable hardware keyboard appeared or went (desktop settings follow it).
+    func hardwareKeyboard(_ usable: Bool)
+    /// Puts back what the bridge changed (settings) before it exits.
+    func restore()
+}
+
+extension OSKBackend {
+    public func configuredHeight(landscape: Bool) -> Double? { nil }
+    public func hardwareKeyboard(_ usable: Bool) {}
+    public func restore() {}
+}
+
+/// Options the backends need from the command line.
+public struct BackendOptions: Sendable {
+    public var wvkbdPid: Int32?
+    public var wvkbdPidFile: String?
+    public var wvkbdUnit: String?
+    public var wvkbdHeights: (portrait: Double, landscape: Double)?
+    /// Whether squeekboard's backend also turns GNOME's setting off with a hardware keyboard.
+    public var squeekboardFollowsSetting = true
+
+    public init() {}
+}
+
+/// Builds backends, and resolves `auto` to the first OSK that is present.
+public enum Backends {
+    public static func make(_ kind: BackendKind, options: BackendOptions, log: BridgeLog) -> OSKBackend? {
+        switch kind {
+        case .squeekboard: Squeekboard(setting: options.squeekboardFollowsSetting ? GnomeSetting(log: log) : nil)
+        case .kwin: KWinVirtualKeyboard()
+        case .wvkbd: Wvkbd(options: options)
+        case .gnome: GnomeScreenKeyboard(setting: GnomeSetting(log: log))
+        case .auto: nil
+        }
+    }
+
+    /// The first of squeekboard, KWin, wvkbd, GNOME whose service is present now.
+    public static func detect(bus: DBusConnection?, options: BackendOptions) -> BackendKind? {
+        if let bus {
+            if (try? bus.nameHasOwner(Squeekboard.busName)) == true { return .squeekboard }
+            if (try? bus.nameHasOwner(KWinVirtualKeyboard.busName)) == true { return .kwin }
+        }
+        if Wvkbd(options: options).findProcess() != nil { return .wvkbd }
+        if GnomeSetting.schemaInstalled { return .gnome }
+        return nil
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import InsetCore
+import InsetProtocol
+
+/// The bridge's connection to insetd's socket: says hello, subscribes to the
+/// policy topic (hardware keyboard changes), reads daemon messages and sends the
+/// bridge's feedback. Non-blocking, driven by the bridge's poll loop.
+final class InsetdLink {
+    let fd: Int32
+    private var framer = LineFramer()
+    private var pendingOutput: [UInt8] = []
+
+    /// Connects (a Unix stream socket connects at once or fails) and sends the hello.
+    init(path: String, client: String) throws(OSKError) {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw OSKError("socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            throw OSKError("socket path \(path) is too long")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: bytes)
+            buffer[bytes.count] = 0
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            let error = errno
+            close(fd)
+            throw OSKError("connect \(path): \(String(cString: strerror(error)))", absent: error == ENOENT || error == ECONNREFUSED)
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        send(["type": .string("hello"), "version": .integer(1), "client": .string(client)])
+        send(["type": .string("subscribe"), "topics": .array([.string("policy")])])
+    }
+
+    deinit { close(fd) }
+
+    var wantsWrite: Bool { !pendingOutput.isEmpty }
+
+    func send(_ object: JSONObject) {
+        pendingOutput += jsonLineBytes(object)
+        flush()
+    }
+
+    func reportVisibility(bridge: String, visible: Bool) {
+        send(["type": .string("oskVisibility"), "bridge": .string(bridge), "visible": .bool(visible)])
+    }
+
+    func reportFrame(bridge: String, frame: Rect?) {
+        var message: JSONObject = ["type": .string("oskFrame"), "bridge": .string(bridge)]
+        if let frame {
+            message["frame"] = .object([
+                "x": .number(frame.minX), "y": .number(frame.minY), "width": .number(frame.width),
+                "height": .number(frame.height),
+            ])
+        }
+        send(message)
+    }
+
+    /// Writes what the socket takes now; the rest waits for `POLLOUT`.
+    func flush() {
+        while !pendingOutput.isEmpty {
+            let n = pendingOutput.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { return }
+            pendingOutput.removeFirst(n)
+        }
+    }
+
+    /// Reads what is there; throws when insetd closed the connection.
+    func read() throws(OSKError) -> [DaemonMessage] {
+        var messages: [DaemonMessage] = []
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { throw OSKError("insetd closed the connection") }
+            if n < 0 {
+                if errno == EAGAIN || errno == EINTR { return messages }
+                throw OSKError("read from insetd: \(String(cString: strerror(errno)))")
+            }
+            for output in framer.feed(buffer[0..<n]) {
+                guard case .line(let line) = output else { continue }
+                if let message = try? DaemonMessageDecoder.decode(line, client: ClientID("")) { messages.append(message) }
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DBus
+
+/// Why a backend could not reach or drive its on-screen keyboard, as one line a
+/// person can act on (the bridge logs it once and retries with back-off).
+public struct OSKError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+    /// The OSK is not running (as opposed to running and failing).
+    public var absent: Bool
+
+    public init(_ description: String, absent: Bool = false) {
+        self.description = description
+        self.absent = absent
+    }
+
+    init(_ context: String, _ error: DBusError) {
+        self.init("\(context): \(error)", absent: error.serviceUnknown)
+    }
+}
+
+/// The bridge's log: one line per event on standard error (journald adds the
+/// time under systemd). Never carries keystrokes: the bridge sees none.
+public struct BridgeLog: Sendable {
+    public var debug: Bool
+
+    public init(debug: Bool = false) { self.debug = debug }
+
+    public func info(_ line: String) { write("insetd-osk: \(line)\n") }
+    public func trace(_ line: String) { if debug { write("insetd-osk: \(line)\n") } }
+
+    private func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+/// The monotonic clock in seconds, shared by the poll loop's timers.
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// Doubling retry delays, 0.1 s to 5 s, so a missing OSK or daemon costs little.
+struct Backoff {
+    private(set) var delay = 0.1
+    var next: Double = 0
+
+    mutating func failed(now: Double) {
+        next = now + delay
+        delay = min(delay * 2, 5)
+    }
+
+    mutating func reset() {
+        delay = 0.1
+        next = 0
+    }
+}

@@ -1,0 +1,140 @@
+import DBus
+
+/// squeekboard (Phosh): `sm.puri.OSK0` on the session bus, `SetVisible(b)` and
+/// the read-only `Visible` property, whose changes arrive as `PropertiesChanged`.
+/// With a usable hardware keyboard GNOME's screen-keyboard setting goes off too
+/// (what Phosh's docked mode does) and comes back after.
+final class Squeekboard: OSKBackend {
+    static let busName = "sm.puri.OSK0"
+    static let path = "/sm/puri/OSK0"
+    let name = "squeekboard"
+    let usesBus = true
+    private var bus: DBusConnection?
+    private let setting: GnomeSetting?
+
+    init(setting: GnomeSetting?) {
+        self.setting = setting
+    }
+
+    func attach(bus: DBusConnection?, changed: @escaping () -> Void) throws(OSKError) {
+        guard let bus else { throw OSKError("squeekboard: no session bus") }
+        // Watches are per connection: a retry on the same bus keeps the ones it has.
+        if self.bus !== bus {
+            try watch(bus, changed)
+            self.bus = bus
+        }
+        _ = try visible()
+    }
+
+    private func watch(_ bus: DBusConnection, _ changed: @escaping () -> Void) throws(OSKError) {
+        do {
+            try bus.addMatch(
+                "type='signal',sender='\(Self.busName)',path='\(Self.path)',"
+                    + "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'", changed)
+            // It crashing or coming back shows as a change of the name's owner.
+            try bus.addMatch(
+                "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.busName)'", changed)
+        } catch {
+            throw OSKError("squeekboard: watch \(Self.busName)", error)
+        }
+    }
+
+    func setVisible(_ visible: Bool) throws(OSKError) {
+        guard let bus else { throw OSKError("squeekboard: no session bus") }
+        do { try bus.call(Self.busName, Self.path, Self.busName, "SetVisible", [.bool(visible)]) } catch {
+            throw OSKError("squeekboard: SetVisible(\(visible)) on \(Self.busName)", error)
+        }
+    }
+
+    func visible() throws(OSKError) -> Bool? {
+        guard let bus else { throw OSKError("squeekboard: no session bus") }
+        do { return try bus.boolProperty(Self.busName, Self.path, Self.busName, "Visible") } catch {
+            throw OSKError("squeekboard: read Visible of \(Self.busName)", error)
+        }
+    }
+
+    func hardwareKeyboard(_ usable: Bool) {
+        setting?.override(usable ? false : nil)
+    }
+
+    func restore() { setting?.override(nil) }
+}
+
+/// KWin's built-in virtual keyboard (Plasma, Plasma Mobile): `org.kde.KWin`,
+/// `/VirtualKeyboard`, interface `org.kde.kwin.VirtualKeyboard`, whose `active`
+/// property shows and hides it and whose `visible` says whether it is shown.
+final class KWinVirtualKeyboard: OSKBackend {
+    static let busName = "org.kde.KWin"
+    static let path = "/VirtualKeyboard"
+    static let interface = "org.kde.kwin.VirtualKeyboard"
+    let name = "kwin"
+    let usesBus = true
+    private var bus: DBusConnection?
+
+    func attach(bus: DBusConnection?, changed: @escaping () -> Void) throws(OSKError) {
+        guard let bus else { throw OSKError("kwin: no session bus") }
+        if self.bus !== bus {
+            try watch(bus, changed)
+            self.bus = bus
+        }
+        do {
+            // A disabled virtual keyboard ignores `active`: enable it once.
+            if try !bus.boolProperty(Self.busName, Self.path, Self.interface, "enabled") {
+                try bus.setBoolProperty(Self.busName, Self.path, Self.interface, "enabled", true)
+            }
+        } catch {
+            throw OSKError("kwin: enable the virtual keyboard on \(Self.busName)", error)
+        }
+    }
+
+    private func watch(_ bus: DBusConnection, _ changed: @escaping () -> Void) throws(OSKError) {
+        do {
+            for member in ["visibleChanged", "activeChanged", "enabledChanged"] {
+                try bus.addMatch(
+                    "type='signal',sender='\(Self.busName)',path='\(Self.path)',interface='\(Self.interface)',member='\(member)'",
+                    changed)
+            }
+            try bus.addMatch(
+                "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.busName)'", changed)
+        } catch {
+            throw OSKError("kwin: watch \(Self.busName)", error)
+        }
+    }
+
+    func setVisible(_ visible: Bool) throws(OSKError) {
+        guard let bus else { throw OSKError("kwin: no session bus") }
+        do { try bus.setBoolProperty(Self.busName, Self.path, Self.interface, "active", visible) } catch {
+            throw OSKError("kwin: set active=\(visible) on \(Self.busName)", error)
+        }
+    }
+
+    func visible() throws(OSKError) -> Bool? {
+        guard let bus else { throw OSKError("kwin: no session bus") }
+        do { return try bus.boolProperty(Self.busName, Self.path, Self.interface, "visible") } catch {
+            throw OSKError("kwin: read visible of \(Self.busName)", error)
+        }
+    }
+}
+
+/// GNOME Shell's keyboard: no show/hide call exists, so the backend only turns
+/// `screen-keyboard-enabled` off while a hardware keyboard is usable.
+final class GnomeScreenKeyboard: OSKBackend {
+    let name = "gnome"
+    let usesBus = false
+    private let setting: GnomeSetting
+
+    init(setting: GnomeSetting) {
+        self.setting = setting
+    }
+
+    func attach(bus: DBusConnection?, changed: @escaping () -> Void) throws(OSKError) {
+        guard GnomeSetting.schemaInstalled else {
+            throw OSKError("gnome: the schema \(GnomeSetting.schema) is not installed (gsettings-desktop-schemas)", absent: true)
+        }
+    }
+
+    func setVisible(_ visible: Bool) throws(OSKError) {}
+    func visible() throws(OSKError) -> Bool? { nil }
+    func hardwareKeyboard(_ usable: Bool) { setting.override(usable ? false : nil) }
+    func restore() { setting.override(nil) }
+}

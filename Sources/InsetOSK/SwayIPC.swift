@@ -1,0 +1,89 @@
+import Foundation
+import InsetCore
+
+/// The usable area of a wlroots output as sway reports it (IPC `get_outputs`
+/// and `get_workspaces`). An on-screen keyboard on the layer shell claims an
+/// exclusive zone, so the visible workspace's rect shrinks by the keyboard's
+/// real height: that is how the bridge learns the real frame.
+public struct SwayUsableArea: Hashable, Sendable {
+    /// The output's logical size.
+    public var output: Size
+    /// How far the workspace's bottom edge is above the output's.
+    public var bottomGap: Double
+}
+
+/// A client of sway's IPC socket (`$SWAYSOCK`), one short connection per query.
+public struct SwayIPC: Sendable {
+    public let socketPath: String
+
+    public init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        guard let path = environment["SWAYSOCK"], !path.isEmpty else { return nil }
+        socketPath = path
+    }
+
+    /// The focused output's (else the first active output's) usable area.
+    public func usableArea() throws -> SwayUsableArea {
+        let outputs = try query(type: 3) as? [[String: Any]] ?? []
+        let active = outputs.filter { $0["active"] as? Bool ?? false }
+        guard let output = active.first(where: { $0["focused"] as? Bool ?? false }) ?? active.first,
+            let name = output["name"] as? String, let outputRect = rect(output["rect"])
+        else { throw OSKError("sway: no active output") }
+        let workspaces = try query(type: 1) as? [[String: Any]] ?? []
+        guard let workspace = workspaces.first(where: { $0["output"] as? String == name && ($0["visible"] as? Bool ?? false) }),
+            let area = rect(workspace["rect"])
+        else { throw OSKError("sway: no visible workspace on \(name)") }
+        return SwayUsableArea(
+            output: Size(width: outputRect.width, height: outputRect.height),
+            bottomGap: (outputRect.minY + outputRect.height) - (area.minY + area.height))
+    }
+
+    private func rect(_ value: Any?) -> Rect? {
+        guard let r = value as? [String: Any], let x = (r["x"] as? NSNumber)?.doubleValue,
+            let y = (r["y"] as? NSNumber)?.doubleValue, let w = (r["width"] as? NSNumber)?.doubleValue,
+            let h = (r["height"] as? NSNumber)?.doubleValue
+        else { return nil }
+        return Rect(x: x, y: y, width: w, height: h)
+    }
+
+    /// Sends one IPC message (`i3-ipc`, length, type, no payload) and decodes the JSON reply.
+    private func query(type: UInt32) throws -> Any {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw OSKError("sway: socket: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = Array(socketPath.utf8)
+        guard path.count < MemoryLayout.size(ofValue: address.sun_path) else { throw OSKError("sway: socket path too long") }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: path)
+            buffer[path.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { throw OSKError("sway: connect \(socketPath): \(String(cString: strerror(errno)))") }
+        var header = Array("i3-ipc".utf8)
+        withUnsafeBytes(of: UInt32(0)) { header += $0 }
+        withUnsafeBytes(of: type) { header += $0 }
+        guard header.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == header.count else {
+            throw OSKError("sway: send: \(String(cString: strerror(errno)))")
+        }
+        let replyHeader = try read(fd, 14)
+        let length = replyHeader[6..<10].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+        let payload = try read(fd, Int(length))
+        return try JSONSerialization.jsonObject(with: Data(payload))
+    }
+
+    private func read(_ fd: Int32, _ count: Int) throws -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + done, count - done, 0) }
+            guard n > 0 else { throw OSKError("sway: reply cut short") }
+            done += n
+        }
+        return buffer
+    }
+}

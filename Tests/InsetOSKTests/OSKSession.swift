@@ -1,0 +1,249 @@
+import Foundation
+import Glibc
+import InputTestbed
+
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// A real graphical session for the OSK tests: insetd (as root, like the system
+/// service) and, as the unprivileged uid 65534 inside `dbus-run-session`, a
+/// headless sway (pixman) on a 390x844 output with its own session bus, where
+/// the tests start the real squeekboard or wvkbd, python3-dbusmock standing in
+/// for KWin, and insetd-osk itself (see /work/shared/hil/OSK.md's recipe).
+final class OSKSession: @unchecked Sendable {
+    static let uid: uid_t = 65534
+
+    /// Root (sway refuses root, so the session drops to uid 65534), and the programs.
+    static var canRun: Bool {
+        getuid() == 0
+            && ["/usr/bin/sway", "/usr/bin/squeekboard", "/usr/bin/wvkbd-mobintl", "/usr/bin/dbus-run-session",
+                "/usr/bin/setpriv", "/usr/bin/busctl", "/usr/bin/swaymsg", "/usr/bin/gsettings"]
+            .allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    static var binaries: URL { InsetdLauncher.binary.deletingLastPathComponent() }
+
+    let dir: String
+    var socket: String { "\(dir)/insetd.sock" }
+    private var session: SpawnedProcess?
+    private(set) var insetd: SpawnedProcess?
+    private var children: [SpawnedProcess] = []
+
+    init(name: String) async throws {
+        dir = "/tmp/osk-\(name)-\(getpid())"
+        _ = try await ChildProcess.run(["rm", "-rf", dir])
+        for sub in ["", "/xdg", "/config"] { mkdir(dir + sub, 0o700) }
+        for sub in ["", "/xdg", "/config"] { chown(dir + sub, Self.uid, Self.uid) }
+        try """
+            screen:
+              width: 390
+              height: 844
+            keyboard:
+              portrait-height: 300
+              landscape-height: 200
+              accessory-bar-height: 0
+              hardware-hold-off-ms: 0
+            input:
+              uevent-source: udev
+            server:
+              control-users: [\(Self.uid)]
+            """.write(toFile: "\(dir)/insetd.yaml", atomically: true, encoding: .utf8)
+        try startInsetd()
+        session = try SpawnedProcess(
+            "/usr/bin/setpriv",
+            ["--reuid=\(Self.uid)", "--regid=\(Self.uid)", "--clear-groups", "env", "-i", "PATH=/usr/bin:/bin",
+             // The bus daemon passes these on to what it activates (dconf-service writes the settings).
+             "HOME=\(dir)", "XDG_CONFIG_HOME=\(dir)/config", "XDG_RUNTIME_DIR=\(dir)/xdg",
+             "OSK_SESSION_DIR=\(dir)", "dbus-run-session", "--", repositoryRoot.path + "/scripts/osk/session.sh"],
+            environment: ChildProcess.realSystemEnvironment, stdout: "\(dir)/session.log", stderr: "\(dir)/session.log")
+        guard await waitUntil(seconds: 10, { FileManager.default.fileExists(atPath: "\(self.dir)/env") }) else {
+            throw SessionError("the sway session did not start: \(log("session.log"))")
+        }
+    }
+
+    /// Everything still running in this session (sway, the bus, what the bus
+    /// activated) carries the session's directory in its environment. Children
+    /// of the test process inherit a blocked SIGTERM, so they get SIGKILL.
+    private func killSessionProcesses() {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for pid in entries.compactMap({ Int32($0) }) where pid != getpid() {
+            guard let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { continue }
+            let variables = environment.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            if variables.contains(where: { $0.hasSuffix("=\(dir)") || $0.contains("=\(dir)/") }) { kill(pid, SIGKILL) }
+        }
+    }
+
+    /// Starts insetd; with `umockdev` it runs under `umockdev-run` with those
+    /// emulated devices (a restart with a hardware keyboard plugged in).
+    func startInsetd(devices: [FixtureDevice] = []) throws {
+        var command = [Self.binaries.appendingPathComponent("insetd").path, "--config", "\(dir)/insetd.yaml", "--socket", socket]
+        if !devices.isEmpty {
+            var wrapper = ["/usr/bin/umockdev-run"]
+            for device in devices {
+                let record = "\(dir)/\(device.kind).umockdev"
+                let ioctl = "\(dir)/\(device.kind).ioctl"
+                try device.umockdevRecord().write(toFile: record, atomically: true, encoding: .utf8)
+                try device.ioctlRecord.write(toFile: ioctl, atomically: true, encoding: .utf8)
+                wrapper += ["-d", record, "-i", "\(device.devnode)=\(ioctl)"]
+            }
+            command = wrapper + ["--"] + command
+        }
+        unlink(socket)
+        insetd = try SpawnedProcess(
+            command[0], Array(command.dropFirst()), environment: ChildProcess.realSystemEnvironment,
+            stdout: "\(dir)/insetd.log", stderr: "\(dir)/insetd.log")
+        // The session's user must reach the socket (a real install grants it by
+        // group): opened up once insetd has set its own mode and listens.
+        for _ in 0..<1000 {
+            if log("insetd.log").contains("listening"), chmod(socket, 0o666) == 0 { break }
+            usleep(10_000)
+        }
+    }
+
+    func stopInsetd() async {
+        _ = await insetd?.terminate()
+        insetd = nil
+    }
+
+    /// Runs a command in the session (as its user, with its environment) to completion.
+    @discardableResult
+    func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await ChildProcess.run([repositoryRoot.path + "/scripts/osk/as-session", dir] + arguments)
+    }
+
+    /// Starts a long-running command in the session; its output goes to `log`.
+    func spawn(_ arguments: [String], log: String) throws -> SpawnedProcess {
+        let child = try SpawnedProcess(
+            repositoryRoot.path + "/scripts/osk/as-session", [dir] + arguments,
+            environment: ChildProcess.realSystemEnvironment, stdout: "\(dir)/\(log)", stderr: "\(dir)/\(log)")
+        children.append(child)
+        return child
+    }
+
+    func bridge(_ backend: String, _ extra: [String] = []) throws -> SpawnedProcess {
+        try spawn(
+            [Self.binaries.appendingPathComponent("insetd-osk").path, "--backend", backend, "--socket", socket, "--verbose"]
+                + extra, log: "insetd-osk.log")
+    }
+
+    func log(_ name: String) -> String {
+        (try? String(contentsOfFile: "\(dir)/\(name)", encoding: .utf8)) ?? ""
+    }
+
+    /// `Visible` of squeekboard as busctl reads it (nil when it is not on the bus).
+    func busBool(_ destination: String, _ path: String, _ interface: String, _ property: String) async -> Bool? {
+        guard let result = try? await run(["busctl", "--user", "get-property", destination, path, interface, property]),
+            result.status == 0
+        else { return nil }
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "b true"
+    }
+
+    /// How much of the output's bottom the layer shell's exclusive zones take
+    /// (the OSK's height), read from sway's visible workspace.
+    func swayBottomGap() async -> Double? {
+        guard let result = try? await run(["swaymsg", "-r", "-t", "get_workspaces"]), result.status == 0,
+            let list = try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]],
+            let visible = list.first(where: { $0["visible"] as? Bool == true }),
+            let rect = visible["rect"] as? [String: Any], let y = (rect["y"] as? NSNumber)?.doubleValue,
+            let height = (rect["height"] as? NSNumber)?.doubleValue
+        else { return nil }
+        return 844 - (y + height)
+    }
+
+    /// A grim screenshot of the whole output, copied to `$OSK_SCREENSHOT_DIR/NAME` when set.
+    func screenshot(_ name: String) async throws {
+        try await run(["grim", "\(dir)/\(name)"])
+        if let target = ProcessInfo.processInfo.environment["OSK_SCREENSHOT_DIR"] {
+            _ = try await ChildProcess.run(["cp", "\(dir)/\(name)", "\(target)/\(name)"])
+        }
+    }
+
+    func close() async {
+        for child in children.reversed() { _ = await child.terminate(within: .seconds(2)) }
+        await stopInsetd()
+        _ = await session?.terminate(within: .seconds(3))
+        killSessionProcesses()
+        // OSK_KEEP keeps the logs for a look after a failure.
+        if ProcessInfo.processInfo.environment["OSK_KEEP"] == nil { _ = try? await ChildProcess.run(["rm", "-rf", dir]) }
+    }
+}
+
+/// Runs `body` with a fresh session and always closes it (sway and the
+/// session's processes end with the test, passed or failed).
+func withSession(_ name: String, _ body: (OSKSession) async throws -> Void) async throws {
+    let session = try await OSKSession(name: name)
+    do {
+        try await body(session)
+    } catch {
+        await session.close()
+        throw error
+    }
+    await session.close()
+}
+
+struct SessionError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Polls `condition` every 20 ms for up to `seconds`.
+func waitUntil(seconds: Double, _ condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return await condition()
+}
+
+/// An application on insetd's socket: one full-screen scroll view with a field
+/// near the bottom, which it focuses and blurs.
+final class App: @unchecked Sendable {
+    let client: LineClient
+
+    init?(socket: String) async {
+        guard let client = await InsetdLauncher.connect(socket) else { return nil }
+        self.client = client
+        client.sendLine(
+            #"{"type":"register","view":"form","frame":{"x":0,"y":0,"width":390,"height":844},"contentSize":{"width":390,"height":2000}}"#
+        )
+    }
+
+    func focus() { client.sendLine(#"{"type":"focus","view":"form","field":{"x":0,"y":700,"width":390,"height":40}}"#) }
+    func blur() { client.sendLine(#"{"type":"blur","view":"form"}"#) }
+
+    /// Every line received so far, and how far `adjustment` has looked.
+    private var transcript: [String] = []
+    private var cursor = 0
+
+    /// The next adjustment of the view with this bottom inset (waits up to 5 s).
+    func adjustment(bottomInset: Double) async -> [String: Any]? {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            while cursor < transcript.count {
+                let line = transcript[cursor]
+                cursor += 1
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+                if object["type"] as? String == "adjustment", number(object, "additionalBottomInset") == bottomInset {
+                    return object
+                }
+            }
+            if let line = await client.readLine() { transcript.append(line) }
+        }
+        print("no adjustment with bottom inset \(bottomInset); received:\n" + transcript.map { String($0.prefix(140)) }.joined(separator: "\n"))
+        return nil
+    }
+}
+
+/// insetd's state as `status` reports it.
+func status(_ socket: String) async -> [String: Any]? {
+    guard let client = await InsetdLauncher.connect(socket) else { return nil }
+    defer { client.close() }
+    client.sendLine(#"{"type":"status","id":1}"#)
+    return await client.next("status")?["state"] as? [String: Any]
+}
+
+func keyboardFrame(_ state: [String: Any]?) -> [Double]? {
+    guard let frame = state?["keyboard"] as? [String: Any] else { return nil }
+    return ["x", "y", "width", "height"].compactMap { (frame[$0] as? NSNumber)?.doubleValue }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import InputTestbed
+import InsetCore
+import InsetProtocol
+import Testing
+
+@testable import InsetOSK
+
+@Suite struct WvkbdHeightTests {
+    /// wvkbd's own flags: -H portrait height, -L landscape height (hand-picked cases).
+    @Test(arguments: [
+        (["wvkbd-mobintl", "--hidden", "-H", "300", "-L", "200"], false, 300.0 as Double?),
+        (["wvkbd-mobintl", "--hidden", "-H", "300", "-L", "200"], true, 200),
+        (["wvkbd-mobintl", "-L", "180"], false, nil),
+        (["wvkbd-mobintl", "-H"], false, nil),
+        (["wvkbd-mobintl", "-H", "tall"], false, nil),
+        (["wvkbd-mobintl", "-H", "-5"], false, nil),
+    ])
+    func heightFromArguments(arguments: [String], landscape: Bool, expected: Double?) {
+        #expect(Wvkbd.height(in: arguments, landscape: landscape) == expected)
+    }
+}
+
+@Suite struct OSKMessageTests {
+    @Test func visibilityAndFrameDecode() throws {
+        let hidden = try ClientMessageDecoder.decode(Data(#"{"type":"oskVisibility","bridge":"squeekboard","visible":false}"#.utf8))
+        #expect(hidden.message == .oskVisibility(bridge: "squeekboard", visible: false))
+        #expect(hidden.message.pipelineEvent(for: ClientID("c1")) == .command(.hide))
+        let frame = try ClientMessageDecoder.decode(
+            Data(#"{"type":"oskFrame","id":4,"bridge":"wvkbd","frame":{"x":0,"y":564,"width":390,"height":280}}"#.utf8))
+        #expect(frame.id == .number(4))
+        #expect(frame.message == .oskFrame(bridge: "wvkbd", frame: Rect(x: 0, y: 564, width: 390, height: 280)))
+        #expect(frame.message.pipelineEvent(for: ClientID("c1")) == .floatingFrame(Rect(x: 0, y: 564, width: 390, height: 280)))
+        let unknown = try ClientMessageDecoder.decode(Data(#"{"type":"oskFrame","bridge":"kwin","frame":null}"#.utf8))
+        #expect(unknown.message == .oskFrame(bridge: "kwin", frame: nil))
+        #expect(unknown.message.pipelineEvent(for: ClientID("c1")) == .floatingFrame(nil))
+    }
+
+    /// Bad reports get an error naming what to fix.
+    @Test(arguments: [
+        (#"{"type":"oskVisibility","bridge":"squeekboard"}"#, "visible"),
+        (#"{"type":"oskVisibility","bridge":"","visible":true}"#, "bridge"),
+        (#"{"type":"oskVisibility","bridge":"two words","visible":true}"#, "bridge"),
+        (#"{"type":"oskVisibility","visible":true}"#, "bridge"),
+        (#"{"type":"oskFrame","bridge":"wvkbd","frame":{"x":0,"y":0,"width":0,"height":280}}"#, "positive width"),
+        (#"{"type":"oskFrame","bridge":"wvkbd","frame":{"x":0,"y":0,"width":390,"height":-1}}"#, "positive width"),
+        (#"{"type":"oskFrame","bridge":"wvkbd","frame":{"x":0,"y":0}}"#, "frame.width"),
+    ])
+    func badReportsAreRejected(line: String, mentions: String) {
+        #expect {
+            _ = try ClientMessageDecoder.decode(Data(line.utf8))
+        } throws: { error in
+            guard let error = error as? ProtocolError else { return false }
+            return error.code == .invalidField && error.message.contains(mentions)
+        }
+    }
+}
+
+@Suite struct InsetdOSKCommandTests {
+    static var binary: String { OSKSession.binaries.appendingPathComponent("insetd-osk").path }
+
+    @Test func helpAndVersion() async throws {
+        let help = try await ChildProcess.run([Self.binary, "--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("--backend"))
+        #expect(help.output.contains("squeekboard"))
+        let version = try await ChildProcess.run([Self.binary, "--version"])
+        #expect(version.output.trimmingCharacters(in: .whitespacesAndNewlines) == "insetd-osk 0.1.0")
+    }
+
+    @Test(arguments: [["--backend", "onboard"], ["--wvkbd-heights", "300"]])
+    func badArgumentsSayWhatIsWrong(arguments: [String]) async throws {
+        let result = try await ChildProcess.run([Self.binary] + arguments)
+        #expect(result.status != 0)
+        #expect(result.output.hasPrefix("Error: "))
+    }
+
+    /// The user unit, with ExecStart pointing at the binary just built, passes `systemd-analyze verify`.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")))
+    func userUnitVerifies() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("osk-unit-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let unit = try String(contentsOf: repositoryRoot.appendingPathComponent("systemd/insetd-osk.service"), encoding: .utf8)
+            .replacingOccurrences(of: "/usr/bin/insetd-osk", with: Self.binary)
+        try unit.write(to: directory.appendingPathComponent("insetd-osk.service"), atomically: true, encoding: .utf8)
+        let result = try await ChildProcess.run(["systemd-analyze", "verify", "insetd-osk.service"], in: directory)
+        #expect(result.status == 0)
+        #expect(result.output.isEmpty, "verify said: \(result.output)")
+    }
+}
