@@ -84,19 +84,28 @@ let package = Package(
             name: "insetd",
             dependencies: [
                 "InsetDaemon", "InsetInput", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "InsetVersion",
             ]
         ),
         .executableTarget(
             name: "insetctl",
-            dependencies: ["InsetTrace", "InsetCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "InsetTrace", "InsetCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "InsetVersion", "InsetInput",
+            ]
         ),
+        // Every binary's --version, generated from scripts/version at build time.
+        .target(name: "InsetVersion", plugins: ["VersionPlugin"]),
+        .plugin(name: "VersionPlugin", capability: .buildTool()),
         // Emulated input hardware: device fixtures generated from code, a umockdev
         // testbed, and child processes. Only tests and Benchmarks/ depend on it.
         .target(name: "InputTestbed", dependencies: ["InsetInput", "CUMockdev", "CLibevdev"]),
         // Replays a scenario through the pure core and prints what clients would receive.
         .executableTarget(
             name: "inset-demo",
-            dependencies: ["InsetCore"],
+            dependencies: [
+                "InsetCore", "InsetVersion", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Examples/inset-demo"
         ),
         .testTarget(
