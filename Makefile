@@ -97,10 +97,14 @@ uninstall:
 # generate-manual plugin and --generate-completion-script); insetd.yaml.5 is
 # written by hand. Run after changing an option or subcommand.
 man:
-	$(SWIFT) package plugin generate-manual --configuration debug
-	.build/debug/generate-manual .build/debug/insetd --section 8 --date $$(git log -1 --format=%cs) \
+	$(SWIFT) build --product insetd
+	$(SWIFT) build --product insetctl
+	# Running the plugin builds its tool, generate-manual, which is then run per
+	# binary for the right section (the plugin itself gives every page one).
+	$(SWIFT) package plugin generate-manual --help >/dev/null
+	.build/debug/generate-manual-tool .build/debug/insetd --section 8 --date $$(git log -1 --format=%cs) \
 	    --output-directory man
-	.build/debug/generate-manual .build/debug/insetctl --section 1 --date $$(git log -1 --format=%cs) \
+	.build/debug/generate-manual-tool .build/debug/insetctl --section 1 --date $$(git log -1 --format=%cs) \
 	    --output-directory man
 
 completions:
