@@ -1,0 +1,125 @@
+import Foundation
+import Glibc
+import InputTestbed
+import Testing
+
+@testable import InsetDaemon
+
+/// The command line and logs an administrator meets: versions, insetctl's
+/// scripting output, mode and keys, --log-level, journald detection and the
+/// reasons clients leave.
+@Suite(.serialized) struct OperabilityTests {
+    static let insetctl = insetdBinary.deletingLastPathComponent().appendingPathComponent("insetctl").path
+    static let demo = insetdBinary.deletingLastPathComponent().appendingPathComponent("inset-demo").path
+
+    static func temporary(_ suffix: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("ops-\(UUID().uuidString.prefix(8)).\(suffix)").path
+    }
+
+    /// Every binary reports the version scripts/version computes from this checkout.
+    @Test func everyBinaryHasTheSameVersionFromOnePlace() async throws {
+        let expected = try await run([repositoryRoot.appendingPathComponent("scripts/version").path])
+        #expect(expected.status == 0)
+        #expect(expected.output.hasPrefix("0.") || expected.output.first?.isNumber == true)
+        for binary in [insetdBinary.path, Self.insetctl, Self.demo] {
+            let result = try await run([binary, "--version"])
+            #expect(result.status == 0)
+            #expect(result.output == expected.output, "\(binary)")
+        }
+        let help = try await run([Self.demo, "--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("USAGE: inset-demo [<scenario>]"))
+    }
+
+    @Test func statusAndDevicesAsJSONForScripts() async throws {
+        let socket = Self.temporary("sock")
+        let daemon = try InsetdLauncher.start(socket: socket)
+        defer { unlink(socket) }
+        _ = await InsetdLauncher.connect(socket)
+        let status = try await run([Self.insetctl, "status", "--json", "--socket", socket])
+        #expect(status.status == 0)
+        #expect(status.output.filter { $0 == "\n" }.count == 1 && status.output.hasSuffix("}\n"), "one line: \(status.output)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])
+        #expect(object["id"] == nil)
+        #expect(object["type"] as? String == "status")
+        let state = try #require(object["state"] as? [String: Any])
+        #expect(state["mode"] as? String == "auto")
+        #expect((state["screen"] as? [String: Any])?["width"] as? Int == 1280)
+        #expect(object["views"] as? Int == 0)
+        // No input hardware here without a testbed.
+        #expect(try await run([Self.insetctl, "devices", "--json", "--socket", socket]).output == "[]\n")
+        await daemon.terminate()
+    }
+
+    @Test func modeShowsAndSetsTheRuntimeMode() async throws {
+        let socket = Self.temporary("sock")
+        let daemon = try InsetdLauncher.start(socket: socket)
+        defer { unlink(socket) }
+        _ = await InsetdLauncher.connect(socket)
+        #expect(try await run([Self.insetctl, "mode", "--socket", socket]).output == "auto\n")
+        #expect(try await run([Self.insetctl, "mode", "always", "--socket", socket]).output == "always\n")
+        #expect(try await run([Self.insetctl, "status", "--socket", socket]).output.contains("mode:              always"))
+        let bad = try await run([Self.insetctl, "mode", "sometimes", "--socket", socket])
+        #expect(bad.status == 64)
+        #expect(bad.output.contains("'sometimes'"))
+        await daemon.terminate()
+    }
+
+    @Test func keysListsWhatAHotkeyMayName() async throws {
+        let result = try await run([Self.insetctl, "keys"])
+        #expect(result.status == 0)
+        let names = result.output.split(separator: "\n").map(String.init)
+        #expect(Array(names.prefix(4)) == ["CTRL", "SHIFT", "ALT", "META"])
+        for name in ["LEFTMETA", "RIGHTCTRL", "K", "ROTATE_DISPLAY", "F12", "BTN_LEFT"] { #expect(names.contains(name), "\(name)") }
+        #expect(!names.contains("RESERVED"))
+        #expect(!names.contains { $0.hasPrefix("KEY_") })
+        #expect(Set(names).count == names.count, "each name once")
+        let modifiers = try await run([Self.insetctl, "keys", "--modifiers"])
+        #expect(modifiers.output.split(separator: "\n").count == 12)
+    }
+
+    @Test func logLevelOnTheCommandLine() async throws {
+        let socket = Self.temporary("sock")
+        let log = Self.temporary("log")
+        defer { unlink(socket); unlink(log) }
+        let daemon = try InsetdLauncher.start(socket: socket, arguments: ["--log-level", "warning"], log: log)
+        _ = await InsetdLauncher.connect(socket)
+        await daemon.terminate()
+        #expect(!((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("starting"), "info is below warning")
+        let bad = try await run([insetdBinary.path, "--log-level", "loud"])
+        #expect(bad.status == 64)
+    }
+
+    /// A client's disconnect is logged at info with why it ended.
+    @Test func clientDisconnectsAreLoggedWithTheirReason() async throws {
+        let socket = Self.temporary("sock")
+        let log = Self.temporary("log")
+        defer { unlink(socket); unlink(log) }
+        let daemon = try InsetdLauncher.start(socket: socket, log: log)
+        let polite = try #require(await InsetdLauncher.connect(socket))
+        polite.close()
+        let rude = try #require(await InsetdLauncher.connect(socket))
+        rude.send(String(repeating: "x", count: 70_000))
+        _ = await rude.isClosedByPeer()
+        try await Task.sleep(for: .milliseconds(200))
+        await daemon.terminate()
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(text.contains("info insetd.server: client disconnected client=c1 reason=closed by the client"), "\(text)")
+        #expect(text.contains("info insetd.server: client disconnected client=c2 reason=line-too-long"), "\(text)")
+    }
+
+    /// journald's stream is recognised by stderr's device and inode, not by the
+    /// variable alone (a redirected child inherits the variable).
+    @Test func journalStreamMustMatchStandardError() throws {
+        let path = Self.temporary("log")
+        let fd = open(path, O_WRONLY | O_CREAT, 0o600)
+        defer { close(fd); unlink(path) }
+        var status = stat()
+        fstat(fd, &status)
+        #expect(DaemonLogHandler.standardErrorIsJournal(environment: ["JOURNAL_STREAM": "\(status.st_dev):\(status.st_ino)"], descriptor: fd))
+        #expect(!DaemonLogHandler.standardErrorIsJournal(environment: ["JOURNAL_STREAM": "\(status.st_dev):\(status.st_ino + 1)"], descriptor: fd))
+        #expect(!DaemonLogHandler.standardErrorIsJournal(environment: ["JOURNAL_STREAM": "8:1234"], descriptor: fd))
+        #expect(!DaemonLogHandler.standardErrorIsJournal(environment: ["JOURNAL_STREAM": "nonsense"], descriptor: fd))
+        #expect(!DaemonLogHandler.standardErrorIsJournal(environment: [:], descriptor: fd))
+    }
+}
