@@ -123,3 +123,31 @@ import Testing
         #expect(!DaemonLogHandler.standardErrorIsJournal(environment: [:], descriptor: fd))
     }
 }
+
+/// The committed completions and man pages (installed by `make install`) are
+/// what the binaries generate today (`make completions`, `make man`).
+@Suite struct ShippedCompletionsTests {
+    @Test(arguments: [
+        ("insetctl", "bash", "insetctl.bash"), ("insetctl", "zsh", "_insetctl"), ("insetctl", "fish", "insetctl.fish"),
+        ("insetd", "bash", "insetd.bash"), ("insetd", "zsh", "_insetd"), ("insetd", "fish", "insetd.fish"),
+    ])
+    func completionsAreCurrent(_ binary: String, shell: String, file: String) async throws {
+        let path = insetdBinary.deletingLastPathComponent().appendingPathComponent(binary).path
+        let generated = try await run([path, "--generate-completion-script", shell])
+        let committed = try String(contentsOf: repositoryRoot.appendingPathComponent("completions/\(file)"), encoding: .utf8)
+        #expect(generated.output == committed, "run make completions")
+    }
+
+    @Test func manPagesNameEverySubcommandAndOption() throws {
+        let insetctl = try String(contentsOf: repositoryRoot.appendingPathComponent("man/insetctl.1"), encoding: .utf8)
+        for name in ["status", "devices", "watch", "show", "hide", "toggle", "rotate", "simulate", "replay", "mode", "keys", "reload"] {
+            #expect(insetctl.contains(".It Em \(name)\n"), "\(name)")
+        }
+        let insetd = try String(contentsOf: repositoryRoot.appendingPathComponent("man/insetd.8"), encoding: .utf8)
+        for option in ["config", "log-level", "socket", "check-config", "uevent-source", "trace", "trace-output"] {
+            #expect(insetd.contains("Fl -\(option)"), "--\(option)")
+        }
+        #expect(insetd.contains(".Dt INSETD 8"))
+        #expect(insetctl.contains(".Dt INSETCTL 1"))
+    }
+}
