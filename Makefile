@@ -106,6 +106,8 @@ man:
 	    --output-directory man
 	.build/debug/generate-manual-tool .build/debug/insetctl --section 1 --date $$(git log -1 --format=%cs) \
 	    --output-directory man
+	# insetd has no subcommands; the generator lists one for the built-in help.
+	sed -i '/^\.Ar subcommand$$/d' man/insetd.8
 
 completions:
 	$(SWIFT) build --product insetd
