@@ -86,11 +86,15 @@ let package = Package(
             name: "insetd",
             dependencies: [
                 "InsetDaemon", "InsetInput", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "InsetVersion",
             ]
         ),
         .executableTarget(
             name: "insetctl",
-            dependencies: ["InsetTrace", "InsetCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "InsetTrace", "InsetCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "InsetVersion", "InsetInput",
+            ]
         ),
         // D-Bus through libsystemd's sd-bus (a non-variadic shim; Swift cannot call C varargs),
         // and its typed wrapper. Only the session-side OSK bridge uses them.
@@ -102,13 +106,18 @@ let package = Package(
             name: "insetd-osk",
             dependencies: ["InsetOSK", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // Every binary's --version, generated from scripts/version at build time.
+        .target(name: "InsetVersion", plugins: ["VersionPlugin"]),
+        .plugin(name: "VersionPlugin", capability: .buildTool()),
         // Emulated input hardware: device fixtures generated from code, a umockdev
         // testbed, and child processes. Only tests and Benchmarks/ depend on it.
         .target(name: "InputTestbed", dependencies: ["InsetInput", "CUMockdev", "CLibevdev"]),
         // Replays a scenario through the pure core and prints what clients would receive.
         .executableTarget(
             name: "inset-demo",
-            dependencies: ["InsetCore"],
+            dependencies: [
+                "InsetCore", "InsetVersion", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Examples/inset-demo"
         ),
         .testTarget(

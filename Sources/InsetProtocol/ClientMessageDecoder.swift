@@ -28,6 +28,7 @@ public enum ClientMessageDecoder {
         "hello", "register", "update", "unregister", "focus", "blur", "scroll", "transition", "dismiss",
         "subscribe", "command", "policy", "status", "devices",
         "oskVisibility", "oskFrame",
+        "reload",
     ]
 
     public static func decode(_ line: some DataProtocol) throws(ProtocolError) -> ClientRequest {
@@ -97,6 +98,7 @@ public enum ClientMessageDecoder {
                 throw ProtocolError(.invalidField, "oskFrame: \"frame\" must have a positive width and height, or be null", id: id)
             }
             message = .oskFrame(bridge: bridge, frame: report.frame?.rect)
+        case "reload": message = .reload
         default:
             throw ProtocolError(.unknownType, "unknown type \"\(type)\" (known: \(types.joined(separator: ", ")))", id: id)
         }
