@@ -1,0 +1,134 @@
+import InsetProtocol
+import Logging
+import NIOCore
+import NIOWebSocket
+
+/// How a session's bytes become messages: the Unix socket's byte stream is cut
+/// into lines; a WebSocket delivers one message per frame already.
+enum SessionFraming: Sendable {
+    case lines
+    case messages
+}
+
+extension PeerCredentials {
+    /// A WebSocket peer: there are no credentials to ask for, so nobody (uid and
+    /// gid are an impossible value, as for a socket whose credentials failed).
+    static let webSocket = PeerCredentials(pid: 0, uid: .max, gid: .max)
+}
+
+extension Authorization {
+    /// Who may send control commands over the WebSocket: with `control` every
+    /// WebSocket peer (the operator chose to trust the pages that may connect),
+    /// else nobody.
+    static func webSocket(control: Bool) -> Authorization {
+        control ? Authorization(uids: [PeerCredentials.webSocket.uid], gids: []) : Authorization(uids: [], gids: [])
+    }
+}
+
+/// Sits between a WebSocket's frames and the server's own `SessionHandler`, so a
+/// WebSocket session is a server session with another framing, not a second
+/// implementation: each text frame in is one message; each line the session
+/// writes (`ClientConnection` may stage several in one buffer) goes out as one
+/// text frame. Answers pings and the close handshake itself, and turns frame
+/// errors into the socket's errors (`line-too-long` for an oversized message).
+final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = WebSocketFrame
+
+    private let messageLimit: Int
+    private let logger: Logger
+    private var closeSent = false
+
+    init(messageLimit: Int, logger: Logger) {
+        self.messageLimit = messageLimit
+        self.logger = logger
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text, .binary:
+            // The decoder and the aggregator already refuse anything longer.
+            context.fireChannelRead(wrapInboundOut(frame.unmaskedData))
+        case .ping:
+            guard !closeSent else { return }
+            context.writeAndFlush(
+                wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+        case .connectionClose:
+            // The peer is leaving: answer its close (RFC 6455 5.5.1) and end the session.
+            var payload = frame.unmaskedData
+            let code = payload.readWebSocketErrorCode() ?? .normalClosure
+            sendCloseAndClose(context: context, code: code)
+        default:
+            break
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        var buffer = unwrapOutboundIn(data)
+        guard !closeSent else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        // Daemon messages are single-line JSON ending in "\n": one frame per line.
+        var frames: [ByteBuffer] = []
+        while let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
+            frames.append(buffer.readSlice(length: newline - buffer.readerIndex)!)
+            buffer.moveReaderIndex(forwardBy: 1)
+        }
+        if buffer.readableBytes > 0 { frames.append(buffer) }
+        guard let last = frames.indices.last else {
+            promise?.succeed()
+            return
+        }
+        for index in frames.indices {
+            context.write(
+                wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: frames[index])),
+                promise: index == last ? promise : nil)
+        }
+    }
+
+    /// The session closes (a `bye`, a too-slow client, shutdown): say so in a close
+    /// frame first, as a WebSocket peer expects.
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        if mode == .all, !closeSent, context.channel.isActive {
+            closeSent = true
+            context.writeAndFlush(wrapOutboundOut(Self.closeFrame(.normalClosure, allocator: context.channel.allocator)), promise: nil)
+        }
+        context.close(mode: mode, promise: promise)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        switch error {
+        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+            // The socket's rule for an over-long line: say why, then close this session only.
+            logger.notice("WebSocket client sent an over-long message; closing")
+            let line = DaemonMessage.error(
+                ProtocolError(.lineTooLong, "a message is longer than \(messageLimit) bytes; closing")
+            ).lineBytes()
+            var text = context.channel.allocator.buffer(capacity: line.count)
+            text.writeBytes(line.dropLast())
+            context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: text)), promise: nil)
+            sendCloseAndClose(context: context, code: .messageTooLarge)
+        default:
+            logger.debug("WebSocket protocol error; closing", metadata: ["error": "\(error)"])
+            sendCloseAndClose(context: context, code: .protocolError)
+        }
+    }
+
+    private func sendCloseAndClose(context: ChannelHandlerContext, code: WebSocketErrorCode) {
+        if !closeSent {
+            closeSent = true
+            context.writeAndFlush(wrapOutboundOut(Self.closeFrame(code, allocator: context.channel.allocator)), promise: nil)
+        }
+        context.close(promise: nil)
+    }
+
+    private static func closeFrame(_ code: WebSocketErrorCode, allocator: ByteBufferAllocator) -> WebSocketFrame {
+        var payload = allocator.buffer(capacity: 2)
+        payload.write(webSocketErrorCode: code)
+        return WebSocketFrame(fin: true, opcode: .connectionClose, data: payload)
+    }
+}
