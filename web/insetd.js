@@ -252,7 +252,7 @@ export class InsetdKeyboard extends EventTarget {
     switch (message.type) {
       case "welcome":
         this.connected = true;
-        this.state = message.state;
+        this.state = { ...message.state };
         this.resync();
         this.dispatchEvent(new Event("connect"));
         break;
@@ -260,6 +260,8 @@ export class InsetdKeyboard extends EventTarget {
         const hidden = message.phase === "willHide" || message.phase === "didHide";
         this.setGeometry(hidden ? null : message.end, message);
         if (this.state) this.state.keyboard = hidden ? undefined : message.end;
+        // A movement has ended: refresh the state (a hardware keyboard may be why).
+        if (message.phase.startsWith("did")) this.send({ type: "status" });
         break;
       }
       case "adjustment": {
@@ -274,7 +276,7 @@ export class InsetdKeyboard extends EventTarget {
         this.dispatchEvent(new CustomEvent("policy", { detail: message }));
         break;
       case "status":
-        this.state = message.state;
+        this.state = { ...message.state };
         this.dispatchEvent(new CustomEvent("status", { detail: message }));
         break;
       case "error":
@@ -354,6 +356,7 @@ export class InsetdKeyboard extends EventTarget {
     }
     this.screen = screen;
     this.safeArea = measureSafeArea();
+    if (this.state) this.state.screen = screen;
     this.send({ type: "transition", duration, screen });
   }
 

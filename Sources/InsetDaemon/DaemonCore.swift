@@ -246,8 +246,9 @@ final class DaemonCore {
         if new.classifier != configuration.classifier || new.ueventSource != configuration.ueventSource
             || new.controlUsers != configuration.controlUsers || new.controlGroups != configuration.controlGroups
             || new.outboundQueue != configuration.outboundQueue || new.trace != configuration.trace
+            || new.webSocket != configuration.webSocket
         {
-            logger.notice("input, server and trace settings changed; they take effect when insetd restarts")
+            logger.notice("input, server, websocket and trace settings changed; they take effect when insetd restarts")
         }
         configuration = new
         let now = now

@@ -266,7 +266,7 @@ export class InsetdKeyboard extends EventTarget {
     switch (message.type) {
       case "welcome":
         this.connected = true;
-        this.state = message.state;
+        this.state = { ...message.state };
         this.resync();
         this.dispatchEvent(new Event("connect"));
         break;
@@ -274,6 +274,8 @@ export class InsetdKeyboard extends EventTarget {
         const hidden = message.phase === "willHide" || message.phase === "didHide";
         this.setGeometry(hidden ? null : message.end, message);
         if (this.state) this.state.keyboard = hidden ? undefined : message.end;
+        // A movement has ended: refresh the state (a hardware keyboard may be why).
+        if (message.phase.startsWith("did")) this.send({ type: "status" });
         break;
       }
       case "adjustment": {
@@ -288,7 +290,7 @@ export class InsetdKeyboard extends EventTarget {
         this.dispatchEvent(new CustomEvent("policy", { detail: message }));
         break;
       case "status":
-        this.state = message.state;
+        this.state = { ...message.state };
         this.dispatchEvent(new CustomEvent("status", { detail: message }));
         break;
       case "error":
@@ -368,6 +370,7 @@ export class InsetdKeyboard extends EventTarget {
     }
     this.screen = screen;
     this.safeArea = measureSafeArea();
+    if (this.state) this.state.screen = screen;
     this.send({ type: "transition", duration, screen });
   }
 
@@ -555,7 +558,11 @@ export function connect(options = {}) {
   input:focus, textarea:focus { outline: 3px solid #5b8def; border-color: #5b8def; }
   button { font: inherit; font-weight: 600; height: 48px; border: 0; border-radius: 10px; background: #2f6fe4; color: #fff; }
   .landscape-pair { display: grid; gap: 14px; }
-  @media (min-width: 600px) { .landscape-pair { grid-template-columns: 1fr 1fr; } }
+  @media (min-width: 600px) {
+    .landscape-pair { grid-template-columns: 1fr 1fr; }
+    /* Wide screens keep the inspector beside the form instead of over it. */
+    header, form { margin-right: 250px; }
+  }
   /* The inspector: what insetd told this page, live. */
   #inspector { position: fixed; top: calc(env(safe-area-inset-top, 0px) + 6px); right: 6px; width: min(230px, 58vw);
     max-height: 46vh; overflow: hidden; z-index: 10; background: rgba(18, 22, 32, 0.88); color: #d7e3ff;

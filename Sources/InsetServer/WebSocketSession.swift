@@ -118,12 +118,20 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
         }
     }
 
+    /// Closes after a frame error. The peer may still be sending (the rest of an
+    /// oversized message): closing a socket with unread input makes the kernel
+    /// send a reset, and a browser that gets one drops the frames it has not
+    /// read yet, our error among them. So: the close frame, then only our
+    /// direction (FIN), reading and discarding until the peer closes or 500 ms.
     private func sendCloseAndClose(context: ChannelHandlerContext, code: WebSocketErrorCode) {
         if !closeSent {
             closeSent = true
-            context.writeAndFlush(wrapOutboundOut(Self.closeFrame(code, allocator: context.channel.allocator)), promise: nil)
+            context.write(wrapOutboundOut(Self.closeFrame(code, allocator: context.channel.allocator)), promise: nil)
         }
-        context.close(promise: nil)
+        context.flush()
+        let channel = context.channel
+        context.close(mode: .output, promise: nil)
+        channel.eventLoop.scheduleTask(in: .milliseconds(500)) { channel.close(promise: nil) }
     }
 
     private static func closeFrame(_ code: WebSocketErrorCode, allocator: ByteBufferAllocator) -> WebSocketFrame {
