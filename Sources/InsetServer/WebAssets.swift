@@ -644,7 +644,8 @@ export function connect(options = {}) {
       row.textContent = `${view.name}: inset ${a?.adjustedContentInset?.bottom ?? 0} off ${Math.round(view.scroller.scrollTop)}`;
       return row;
     }));
-    $("log").replaceChildren(...kb.log.slice(-7).map(({ direction, message }) => {
+    // insetd.js asks for the state after each keyboard movement: not news here.
+    $("log").replaceChildren(...kb.log.filter(({ message }) => message.type !== "status").slice(-7).map(({ direction, message }) => {
       const row = document.createElement("div");
       row.className = `row ${direction}`;
       const { type, ...rest } = message;
@@ -653,7 +654,9 @@ export function connect(options = {}) {
       return row;
     }));
   }
-  for (const name of ["message", "geometrychange", "connect", "disconnect"]) kb.addEventListener(name, render);
+  for (const name of ["message", "geometrychange", "connect", "disconnect", "status", "policy", "adjustment"]) {
+    kb.addEventListener(name, render);
+  }
   addEventListener("scroll", () => requestAnimationFrame(render));
   render();
 </script>
