@@ -63,6 +63,9 @@ public final class InsetWebSocketServer: Service, Sendable {
             .serverChannelOption(.backlog, value: 128)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
+            // As for socket sessions: messages are short, so each connection's
+            // receive buffer starts at 256 bytes, not NIO's 2 KiB.
+            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture { try self.configure(channel, policy: policy) }
             }

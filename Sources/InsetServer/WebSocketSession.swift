@@ -31,19 +31,61 @@ extension Authorization {
 /// writes (`ClientConnection` may stage several in one buffer) goes out as one
 /// text frame. Answers pings and the close handshake itself, and turns frame
 /// errors into the socket's errors (`line-too-long` for an oversized message).
+///
+/// Outbound frames are encoded here, all the frames of one write into one
+/// buffer (one iovec per client per loop task, as on the socket), and written
+/// below NIO's `WebSocketFrameEncoder`: the upgrader installs that encoder, and
+/// it would write every frame as a header buffer and a payload buffer, four
+/// writes per client for a keyboard change instead of one.
 final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = ByteBuffer
     typealias OutboundIn = ByteBuffer
-    typealias OutboundOut = WebSocketFrame
+    typealias OutboundOut = ByteBuffer
 
     private let messageLimit: Int
     private let logger: Logger
     private var closeSent = false
+    /// The frame encoder's context: writing through it skips the encoder.
+    private var below: ChannelHandlerContext?
 
     init(messageLimit: Int, logger: Logger) {
         self.messageLimit = messageLimit
         self.logger = logger
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        below = try? context.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        below = nil
+    }
+
+    private func writeFrames(context: ChannelHandlerContext, _ bytes: ByteBuffer, promise: EventLoopPromise<Void>?) {
+        (below ?? context).write(wrapOutboundOut(bytes), promise: promise)
+    }
+
+    /// An unmasked, unfragmented server frame (RFC 6455 5.2).
+    static func appendFrame(_ out: inout ByteBuffer, opcode: WebSocketOpcode, payload: ByteBuffer) {
+        out.writeInteger(UInt8(0x80) | UInt8(webSocketOpcode: opcode))
+        let length = payload.readableBytes
+        if length < 126 {
+            out.writeInteger(UInt8(length))
+        } else if length <= Int(UInt16.max) {
+            out.writeInteger(UInt8(126))
+            out.writeInteger(UInt16(length))
+        } else {
+            out.writeInteger(UInt8(127))
+            out.writeInteger(UInt64(length))
+        }
+        out.writeImmutableBuffer(payload)
+    }
+
+    private func controlFrame(context: ChannelHandlerContext, _ opcode: WebSocketOpcode, _ payload: ByteBuffer) -> ByteBuffer {
+        var out = context.channel.allocator.buffer(capacity: payload.readableBytes + 2)
+        Self.appendFrame(&out, opcode: opcode, payload: payload)
+        return out
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -54,8 +96,8 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
             context.fireChannelRead(wrapInboundOut(frame.unmaskedData))
         case .ping:
             guard !closeSent else { return }
-            context.writeAndFlush(
-                wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+            writeFrames(context: context, controlFrame(context: context, .pong, frame.unmaskedData), promise: nil)
+            context.flush()
         case .connectionClose:
             // The peer is leaving: answer its close (RFC 6455 5.5.1) and end the session.
             var payload = frame.unmaskedData
@@ -72,22 +114,15 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
             promise?.fail(ChannelError.ioOnClosedChannel)
             return
         }
-        // Daemon messages are single-line JSON ending in "\n": one frame per line.
-        var frames: [ByteBuffer] = []
+        // Daemon messages are single-line JSON ending in "\n": one frame per line,
+        // each header at most 10 bytes where the newline took 1.
+        var out = context.channel.allocator.buffer(capacity: buffer.readableBytes + 64)
         while let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
-            frames.append(buffer.readSlice(length: newline - buffer.readerIndex)!)
+            Self.appendFrame(&out, opcode: .text, payload: buffer.readSlice(length: newline - buffer.readerIndex)!)
             buffer.moveReaderIndex(forwardBy: 1)
         }
-        if buffer.readableBytes > 0 { frames.append(buffer) }
-        guard let last = frames.indices.last else {
-            promise?.succeed()
-            return
-        }
-        for index in frames.indices {
-            context.write(
-                wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: frames[index])),
-                promise: index == last ? promise : nil)
-        }
+        if buffer.readableBytes > 0 { Self.appendFrame(&out, opcode: .text, payload: buffer) }
+        writeFrames(context: context, out, promise: promise)
     }
 
     /// The session closes (a `bye`, a too-slow client, shutdown): say so in a close
@@ -95,7 +130,8 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
         if mode == .all, !closeSent, context.channel.isActive {
             closeSent = true
-            context.writeAndFlush(wrapOutboundOut(Self.closeFrame(.normalClosure, allocator: context.channel.allocator)), promise: nil)
+            writeFrames(context: context, closeFrame(context: context, .normalClosure), promise: nil)
+            context.flush()
         }
         context.close(mode: mode, promise: promise)
     }
@@ -110,7 +146,7 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
             ).lineBytes()
             var text = context.channel.allocator.buffer(capacity: line.count)
             text.writeBytes(line.dropLast())
-            context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: text)), promise: nil)
+            writeFrames(context: context, controlFrame(context: context, .text, text), promise: nil)
             sendCloseAndClose(context: context, code: .messageTooLarge)
         default:
             logger.debug("WebSocket protocol error; closing", metadata: ["error": "\(error)"])
@@ -126,7 +162,7 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
     private func sendCloseAndClose(context: ChannelHandlerContext, code: WebSocketErrorCode) {
         if !closeSent {
             closeSent = true
-            context.write(wrapOutboundOut(Self.closeFrame(code, allocator: context.channel.allocator)), promise: nil)
+            writeFrames(context: context, closeFrame(context: context, code), promise: nil)
         }
         context.flush()
         let channel = context.channel
@@ -134,9 +170,9 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
         channel.eventLoop.scheduleTask(in: .milliseconds(500)) { channel.close(promise: nil) }
     }
 
-    private static func closeFrame(_ code: WebSocketErrorCode, allocator: ByteBufferAllocator) -> WebSocketFrame {
-        var payload = allocator.buffer(capacity: 2)
+    private func closeFrame(context: ChannelHandlerContext, _ code: WebSocketErrorCode) -> ByteBuffer {
+        var payload = context.channel.allocator.buffer(capacity: 2)
         payload.write(webSocketErrorCode: code)
-        return WebSocketFrame(fin: true, opcode: .connectionClose, data: payload)
+        return controlFrame(context: context, .connectionClose, payload)
     }
 }
