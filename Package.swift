@@ -58,6 +58,8 @@ let package = Package(
                 "InsetCore", "InsetProtocol", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // The WebSocket transport for browser pages (insetd.js).
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
         // Swift client library: connect, register views, stream events, reconnect and resync.

@@ -83,7 +83,10 @@ public enum Daemon {
                 services: [
                     .init(service: server),
                     .init(service: core, successTerminationBehavior: .gracefullyShutdownGroup),
-                ],
+                ]
+                    + (configuration.webSocket.service(server: server, group: DaemonRuntime.group, logger: logger).map {
+                        [.init(service: $0)]
+                    } ?? []),
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         logger.info("stopped")

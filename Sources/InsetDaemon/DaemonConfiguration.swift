@@ -15,6 +15,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var controlGroups: [String]
     public var outboundQueue: Int
     public var trace: TraceSettings
+    /// The WebSocket endpoint for browser pages (off by default).
+    public var webSocket: WebSocketSettings = .defaults
 
     public static let defaults = DaemonConfiguration(
         screen: Size(width: 1280, height: 800), logLevel: .info, pipeline: PipelineConfiguration(),

@@ -77,6 +77,22 @@ public enum DaemonConfigurationLoader {
         config.trace.maxBytes = values.integer("trace.max-bytes", default: config.trace.maxBytes, in: 4096...(1 << 40))
         config.trace.whenFull = values.choice("trace.when-full", default: config.trace.whenFull)
         config.trace.keep = values.integer("trace.keep", default: config.trace.keep, in: 0...100)
+        if let listen = values.text("websocket.listen", default: nil) {
+            do throws(ConfigurationValueError) {
+                config.webSocket.listen = try WebSocketSettings.ListenAddress(parsing: listen)
+            } catch { values.problems.append(.init(key: "websocket.listen", value: listen, why: error.why)) }
+        }
+        config.webSocket.allowRemote = values.flag("websocket.allow-remote", default: config.webSocket.allowRemote)
+        config.webSocket.origins = values.list("websocket.origins", default: config.webSocket.origins) {
+            text throws(ConfigurationValueError) in try WebSocketSettings.parseOrigin(text)
+        }
+        config.webSocket.control = values.flag("websocket.control", default: config.webSocket.control)
+        if let listen = config.webSocket.listen, !listen.isLoopback, !config.webSocket.allowRemote {
+            values.problems.append(
+                .init(
+                    key: "websocket.listen", value: "\(listen)",
+                    why: "is not a loopback address; set websocket.allow-remote: true to listen on it"))
+        }
         if config.trace.outputPath != nil && config.trace.path == nil {
             let position = layout?.values["trace.output-path"]
             values.problems.append(

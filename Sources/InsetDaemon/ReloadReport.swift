@@ -4,7 +4,7 @@ import InsetProtocol
 /// What a reload changed, by configuration key: the keys whose new values apply
 /// at once (keyboard and filter settings go to the running pipeline) and those
 /// that take effect only when insetd restarts (the screen it starts with, the
-/// log level, input, server and trace settings, which live in objects built at
+/// log level, input, server, WebSocket and trace settings, which live in objects built at
 /// start). `insetctl reload` prints both; the log names them.
 struct ReloadReport: Sendable, Equatable {
     var changed: [String] = []
@@ -41,6 +41,10 @@ struct ReloadReport: Sendable, Equatable {
         later("trace.max-bytes", old.trace.maxBytes != new.trace.maxBytes)
         later("trace.when-full", old.trace.whenFull != new.trace.whenFull)
         later("trace.keep", old.trace.keep != new.trace.keep)
+        later("websocket.listen", old.webSocket.listen != new.webSocket.listen)
+        later("websocket.allow-remote", old.webSocket.allowRemote != new.webSocket.allowRemote)
+        later("websocket.origins", old.webSocket.origins != new.webSocket.origins)
+        later("websocket.control", old.webSocket.control != new.webSocket.control)
         return report
     }
 }

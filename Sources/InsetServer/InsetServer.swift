@@ -123,7 +123,12 @@ public final class InsetServer: Service, Sendable {
         for continuation in waiting { continuation.resume() }
     }
 
-    private func accept(_ channel: any Channel, peer: PeerCredentials) throws {
+    /// Makes `channel` a session of this server. A transport other than the
+    /// Unix socket (WebSocket) passes its framing and its own authorization.
+    func accept(
+        _ channel: any Channel, peer: PeerCredentials, framing: SessionFraming = .lines,
+        authorization: Authorization? = nil
+    ) throws {
         let id = ClientID(nextClient.withLockedValue { value in
             defer { value += 1 }
             return "c\(value)"
@@ -142,8 +147,8 @@ public final class InsetServer: Service, Sendable {
         channel.closeFuture.whenComplete { [self] _ in _ = clients.withLockedValue { $0.removeValue(forKey: id) } }
         try channel.pipeline.syncOperations.addHandler(
             SessionHandler(
-                connection: connection, authorization: configuration.authorization, lineLimit: configuration.lineLimit,
-                events: continuation, logger: logger))
+                connection: connection, authorization: authorization ?? configuration.authorization,
+                lineLimit: configuration.lineLimit, events: continuation, logger: logger, framing: framing))
     }
 
     /// The peer's credentials and groups as of its `connect()`.

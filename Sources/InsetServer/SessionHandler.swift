@@ -22,20 +22,24 @@ final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
     private var version: Int?
     /// The socket error that ended the connection, if one did.
     private var connectionError: String?
+    private let framing: SessionFraming
 
     init(
         connection: ClientConnection, authorization: Authorization, lineLimit: Int,
-        events: AsyncStream<ServerEvent>.Continuation, logger: Logger
+        events: AsyncStream<ServerEvent>.Continuation, logger: Logger, framing: SessionFraming = .lines
     ) {
         self.connection = connection
         self.authorization = authorization
         self.events = events
         self.logger = logger
+        self.framing = framing
         framer = LineFramer(limit: lineLimit)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
+        // A transport that frames messages itself (WebSocket) hands over one message per read.
+        if framing == .messages { return handle(Array(buffer.readableBytesView)) }
         for output in framer.feed(buffer.readableBytesView) {
             switch output {
             case .line(let line):
@@ -106,7 +110,10 @@ final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
                 logger.notice(
                     "control command refused", metadata: ["client": "\(connection.id)", "peer": "\(connection.peer)"])
                 connection.send(.error(ProtocolError(
-                    .notAuthorized, "control commands need root or a configured user or group (\(connection.peer))",
+                    .notAuthorized,
+                    framing == .messages
+                        ? "control commands are refused over the WebSocket unless websocket.control is true"
+                        : "control commands need root or a configured user or group (\(connection.peer))",
                     id: request.id)))
                 return
             }

@@ -66,6 +66,7 @@ struct InsetdPerf: ParsableCommand {
     /// What `--only` picks from.
     enum Measurement: String, CaseIterable, ExpressibleByArgument {
         case startup, latency, idle, storm, nonReader = "non-reader", fanOut = "fan-out", memory
+        case webSocket = "websocket"
     }
 
     func takes(_ measurement: Measurement) -> Bool { only.isEmpty || only.contains(measurement) }
@@ -104,6 +105,8 @@ final class PerfRun {
     let config: String
     let log: String
     let notify: NotifyListener
+    /// insetd's WebSocket listener (P2 over the WebSocket).
+    let webSocketPort = freeLoopbackPort()
     var report = Report()
     /// The keyboard insetd reads hotkeys and typing from.
     let keyboard = FixtureCatalogue.usbKeyboard
@@ -136,6 +139,7 @@ final class PerfRun {
         keyboard: {portrait-height: 336, accessory-bar-height: 44}
         filter: {window-ms: 0}
         server: {outbound-queue: 256}
+        websocket: {listen: "127.0.0.1:\(webSocketPort)"}
         """.write(toFile: config, atomically: true, encoding: .utf8)
         notify = try NotifyListener(directory: directory)
         // Every daemon of the run inherits it, as under systemd's Type=notify.
@@ -173,6 +177,10 @@ final class PerfRun {
         if options.takes(.nonReader) { try measureNonReader(daemon: daemon, clients: fleet, changes: options.changes) }
         if options.takes(.fanOut) {
             try measureFanOut(daemon: daemon, clients: fleet, total: options.clients, changes: options.changes)
+        }
+        if options.takes(.webSocket) {
+            try measureWebSocketFanOut(
+                daemon: daemon, socketClients: fleet, total: options.clients, changes: options.changes)
         }
         guard daemon.stop() == .exited(0) else { throw HarnessError("insetd did not stop cleanly; see \(log)") }
     }

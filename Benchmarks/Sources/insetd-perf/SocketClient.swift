@@ -17,8 +17,19 @@ final class SocketClient {
     private var pending: [UInt8] = []
     private var chunk = [UInt8](repeating: 0, count: 65536)
 
+    /// A WebSocket session instead of a socket line stream: sends are masked
+    /// text frames, reads are frames whose payloads are the "lines".
+    private var webSocket = false
+
     init(path: String) throws {
         fd = try UnixSocket.connect(path)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// A WebSocket session with insetd on loopback `port` (see WebSocketClient.swift).
+    init(webSocketPort port: Int) throws {
+        fd = try WebSocketHandshake.connect(port: port)
+        webSocket = true
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
 
@@ -39,7 +50,7 @@ final class SocketClient {
 
     /// Sends a line; a client's few bytes always fit the socket buffer.
     func send(_ line: String) throws {
-        let bytes = Array((line + "\n").utf8)
+        let bytes = webSocket ? WebSocketHandshake.maskedTextFrame(line) : Array((line + "\n").utf8)
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         guard written == bytes.count else { throw HarnessError("short write to the daemon: errno \(errno)") }
     }
@@ -60,6 +71,7 @@ final class SocketClient {
             if errno == EINTR { continue }
             break
         }
+        if webSocket { return queued += WebSocketHandshake.takeFrames(&pending) }
         var start = 0
         while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
             queued.append(Array(pending[start..<newline]))

@@ -1,0 +1,181 @@
+import Glibc
+
+/// The harness's side of insetd's WebSocket (RFC 6455), as little as a client
+/// needs: the upgrade, masked text frames out, unmasked frames in. Written
+/// here, not taken from a library, so that measuring costs the harness as
+/// little as its Unix socket clients cost it.
+enum WebSocketHandshake {
+    /// Connects to 127.0.0.1:`port` and completes the upgrade (blocking).
+    static func connect(port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError("socket: errno \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw HarnessError("connect to the WebSocket on port \(port): errno \(errno)")
+        }
+        let request =
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        let bytes = Array(request.utf8)
+        guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
+            close(fd)
+            throw HarnessError("short write of the WebSocket upgrade")
+        }
+        // The server says nothing after its 101 until the client's hello, so
+        // reading up to the blank line never swallows a frame.
+        var response: [UInt8] = []
+        var byte: UInt8 = 0
+        while !response.suffix(4).elementsEqual(Array("\r\n\r\n".utf8)) {
+            guard read(fd, &byte, 1) == 1 else {
+                close(fd)
+                throw HarnessError("the WebSocket upgrade got no answer")
+            }
+            response.append(byte)
+        }
+        guard response.starts(with: Array("HTTP/1.1 101".utf8)) else {
+            close(fd)
+            throw HarnessError("the WebSocket upgrade was refused: \(String(decoding: response, as: UTF8.self))")
+        }
+        return fd
+    }
+
+    /// One masked text frame (clients must mask; the key's value does not matter).
+    static func maskedTextFrame(_ text: String) -> [UInt8] {
+        let payload = Array(text.utf8)
+        var frame: [UInt8] = [0x81]
+        switch payload.count {
+        case ..<126: frame.append(0x80 | UInt8(payload.count))
+        case ..<65536: frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xff)]
+        default: frame += [0x80 | 127] + (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xff) }
+        }
+        let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+        frame += mask
+        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        return frame
+    }
+
+    /// Removes every complete frame from the front of `pending`; returns their
+    /// payloads (the server's frames are unmasked and never fragmented).
+    static func takeFrames(_ pending: inout [UInt8]) -> [[UInt8]] {
+        var frames: [[UInt8]] = []
+        var start = 0
+        while pending.count - start >= 2 {
+            var length = Int(pending[start + 1] & 0x7f)
+            var header = 2
+            if length == 126 {
+                guard pending.count - start >= 4 else { break }
+                length = Int(pending[start + 2]) << 8 | Int(pending[start + 3])
+                header = 4
+            } else if length == 127 {
+                guard pending.count - start >= 10 else { break }
+                length = (0..<8).reduce(0) { $0 << 8 | Int(pending[start + 2 + $1]) }
+                header = 10
+            }
+            guard pending.count - start >= header + length else { break }
+            frames.append(Array(pending[(start + header)..<(start + header + length)]))
+            start += header + length
+        }
+        pending.removeFirst(start)
+        return frames
+    }
+}
+
+extension DaemonUnderTest {
+    /// `connect(view:)` over the WebSocket.
+    func connectWebSocket(port: Int, view: Bool) throws -> SocketClient {
+        let client = try SocketClient(webSocketPort: port)
+        try client.send(#"{"type":"hello","version":1,"client":"perf-ws"}"#)
+        _ = try client.waitForLine(containing: #""type":"welcome""#)
+        if view {
+            try client.send(
+                #"{"type":"register","view":"form","frame":{"x":0,"y":0,"width":390,"height":844},"safeArea":{"top":47,"left":0,"bottom":34,"right":0},"contentSize":{"width":390,"height":2000}}"#
+            )
+            _ = try client.waitForLine(containing: #""type":"adjustment""#)
+        }
+        return client
+    }
+}
+
+extension PerfRun {
+    /// P2 over the WebSocket, beside the socket: `total` more socket sessions,
+    /// then `total` WebSocket sessions, each with a view. What each kind costs
+    /// per session in resident memory and in daemon CPU per keyboard change, and
+    /// one keyboard change until every WebSocket session has its adjustment.
+    func measureWebSocketFanOut(daemon: DaemonUnderTest, socketClients: ClientFleet, total: Int, changes: Int) throws {
+        let start = daemon.probe.residentKibibytes
+        let sockets = ClientFleet()
+        while sockets.count < total { sockets.add(try daemon.connect(view: true)) }
+        pause(nanoseconds: 200_000_000)
+        let afterSockets = daemon.probe.residentKibibytes
+        let socketSessions = socketClients.count + sockets.count
+        let (_, socketCPU) = try timeChanges(daemon, timing: sockets, draining: [socketClients], count: changes)
+        let perSocketCPU = socketCPU / UInt64(socketSessions)
+
+        let pages = ClientFleet()
+        while pages.count < total { pages.add(try daemon.connectWebSocket(port: webSocketPort, view: true)) }
+        pause(nanoseconds: 200_000_000)
+        let afterPages = daemon.probe.residentKibibytes
+        let perSocket = max(0, afterSockets - start) * 1024 / total
+        let perPage = max(0, afterPages - afterSockets) * 1024 / total
+        report.add(
+            "P2ws", "RSS per session: \(total) socket sessions added → \(total) WebSocket sessions added",
+            "\(perSocket) B → \(perPage) B", target: "WebSocket ≤ socket + 4 KiB", met: perPage <= perSocket + 4096)
+
+        let (samples, allCPU) = try timeChanges(daemon, timing: pages, draining: [socketClients, sockets], count: changes)
+        let perPageCPU = (allCPU - min(allCPU, perSocketCPU * UInt64(socketSessions))) / UInt64(pages.count)
+        report.add(
+            "P2ws", "one keyboard change → all \(total) WebSocket sessions have their adjustment (with \(socketSessions) socket sessions), p50 / p99",
+            "\(milliseconds(samples.p50)) / \(milliseconds(samples.p99))", target: "p99 ≤ 20 ms",
+            met: samples.p99 <= 20_000_000)
+        report.add(
+            "P2ws", "insetd CPU per change per session: socket (\(socketSessions) sessions) → WebSocket (\(total) more)",
+            "\(perSocketCPU / 1000) µs → \(perPageCPU / 1000) µs (\(ratio(perPageCPU, perSocketCPU)))")
+    }
+
+    /// Hotkey toggles until every client of `timing` has its adjustment; the
+    /// `draining` fleets are read and dropped between changes. Returns the
+    /// samples and the daemon's CPU time per change.
+    private func timeChanges(_ daemon: DaemonUnderTest, timing: ClientFleet, draining: [ClientFleet], count: Int) throws
+        -> (Samples, UInt64)
+    {
+        _ = try timing.discardAll()
+        for fleet in draining { _ = try fleet.discardAll() }
+        let before = daemon.probe.counters()
+        var samples = Samples()
+        for _ in 0..<count {
+            let started = pressHotkey(on: keyboard)
+            samples.append(try timing.waitUntilEveryClientReads(#""type":"adjustment""#) - started)
+            releaseHotkey(on: keyboard)
+            pause(nanoseconds: 5_000_000)
+            for fleet in draining { _ = try fleet.discardAll() }
+        }
+        return (samples, daemon.probe.counters().since(before).cpuNanoseconds / UInt64(count))
+    }
+}
+
+/// A loopback TCP port nothing listens on right now (bound to port 0, then released).
+func freeLoopbackPort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+            bind(fd, pointer, length) == 0 ? getsockname(fd, pointer, &length) : -1
+        }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+}

@@ -1,0 +1,132 @@
+import InsetProtocol
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+import ServiceLifecycle
+
+/// The WebSocket transport of an `InsetServer`, for browser pages (insetd.js):
+/// one HTTP listener that upgrades to WebSocket and serves insetd.js and the
+/// demo. Each upgraded connection becomes a session of `server` through the
+/// same `accept` and `SessionHandler` the Unix socket uses (same messages,
+/// limits, validation and fan-out), with one message per text frame and no peer
+/// credentials.
+///
+/// A separate `Service` so the daemon runs it only when configured; the server
+/// says `bye` to its WebSocket sessions with all the others at shutdown.
+public final class InsetWebSocketServer: Service, Sendable {
+    public struct Configuration: Sendable {
+        public var host: String
+        public var port: Int
+        /// Page origins allowed besides insetd's own (see `WebSocketOriginPolicy`).
+        public var origins: [String]
+        /// Whether control commands are accepted over the WebSocket.
+        public var control: Bool
+        /// Largest message (frame payload), as the socket's line limit.
+        public var messageLimit: Int
+        public var eventLoopGroup: any EventLoopGroup
+
+        public init(
+            host: String, port: Int, origins: [String] = [], control: Bool = false,
+            messageLimit: Int = LineFramer.defaultLimit,
+            eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        ) {
+            self.host = host
+            self.port = port
+            self.origins = origins
+            self.control = control
+            self.messageLimit = messageLimit
+            self.eventLoopGroup = eventLoopGroup
+        }
+    }
+
+    private let server: InsetServer
+    private let configuration: Configuration
+    private let logger: Logger
+    private let bound = NIOLockedValueBox<Int?>(nil)
+
+    public init(server: InsetServer, configuration: Configuration, logger: Logger = Logger(label: "insetd.websocket")) {
+        self.server = server
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// The port listened on once `run()` has bound it (useful with port 0).
+    public var boundPort: Int? { bound.withLockedValue { $0 } }
+
+    public func run() async throws {
+        let policy = WebSocketOriginPolicy(
+            allowed: configuration.origins, host: configuration.host, port: configuration.port)
+        let bootstrap = ServerBootstrap(group: configuration.eventLoopGroup)
+            .serverChannelOption(.backlog, value: 128)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
+            // As for socket sessions: messages are short, so each connection's
+            // receive buffer starts at 256 bytes, not NIO's 2 KiB.
+            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture { try self.configure(channel, policy: policy) }
+            }
+        let listener: any Channel
+        do {
+            listener = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+        } catch {
+            throw WebSocketListenError(host: configuration.host, port: configuration.port, cause: error)
+        }
+        let port = listener.localAddress?.port ?? configuration.port
+        bound.withLockedValue { $0 = port }
+        logger.info(
+            "WebSocket listening",
+            metadata: [
+                "address": "\(WebSocketOriginPolicy.urlHost(configuration.host)):\(port)",
+                "origins": "\(configuration.origins)", "control": "\(configuration.control)",
+            ])
+        try? await gracefulShutdown()
+        try? await listener.close()
+    }
+
+    private func configure(_ channel: any Channel, policy: WebSocketOriginPolicy) throws {
+        let limit = configuration.messageLimit
+        let control = configuration.control
+        let logger = logger
+        let upgrader = NIOWebSocketServerUpgrader(
+            maxFrameSize: limit, automaticErrorHandling: false,
+            shouldUpgrade: { channel, head in
+                let allowed = policy.allows(origin: head.headers["origin"].first, hostHeader: head.headers["host"].first)
+                return channel.eventLoop.makeSucceededFuture(allowed ? HTTPHeaders() : nil)
+            },
+            upgradePipelineHandler: { [server] channel, _ in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(
+                        NIOWebSocketFrameAggregator(
+                            minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 256, maxAccumulatedFrameSize: limit))
+                    try pipeline.addHandler(WebSocketSessionCodec(messageLimit: limit, logger: logger))
+                    try server.accept(
+                        channel, peer: .webSocket, framing: .messages, authorization: .webSocket(control: control))
+                }
+            })
+        try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+            withServerUpgrade: (
+                upgraders: [upgrader],
+                completionHandler: { context in
+                    context.pipeline.removeHandler(name: WebHTTPHandler.name, promise: nil)
+                }
+            ))
+        try channel.pipeline.syncOperations.addHandler(
+            WebHTTPHandler(policy: policy, logger: logger), name: WebHTTPHandler.name)
+    }
+}
+
+/// The WebSocket listener could not bind its address.
+public struct WebSocketListenError: Error, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+    public var cause: any Error
+
+    public var description: String {
+        "cannot listen for WebSockets on \(WebSocketOriginPolicy.urlHost(host)):\(port): \(cause) (websocket.listen)"
+    }
+}

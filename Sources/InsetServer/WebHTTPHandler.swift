@@ -1,0 +1,80 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// The plain HTTP side of the WebSocket listener: serves insetd.js and the demo
+/// (compiled in, see `WebAssets`), and answers an upgrade that was refused
+/// (its origin is not allowed) with a 403 that says why.
+final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    static let name = "insetd-http"
+
+    private let policy: WebSocketOriginPolicy
+    private let logger: Logger
+    private var request: HTTPRequestHead?
+
+    init(policy: WebSocketOriginPolicy, logger: Logger) {
+        self.policy = policy
+        self.logger = logger
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head): request = head
+        case .body: break
+        case .end:
+            guard let head = request else { return }
+            request = nil
+            respond(context: context, to: head)
+        }
+    }
+
+    private func respond(context: ChannelHandlerContext, to head: HTTPRequestHead) {
+        let path = String(head.uri.prefix { $0 != "?" && $0 != "#" })
+        if head.headers["upgrade"].contains(where: { $0.lowercased() == "websocket" }) {
+            let origin = head.headers["origin"].first
+            if !policy.allows(origin: origin, hostHeader: head.headers["host"].first) {
+                logger.notice("WebSocket refused: origin not allowed", metadata: ["origin": "\(origin ?? "-")"])
+                return send(
+                    context, head, .forbidden,
+                    body: "insetd: origin \(origin ?? "-") is not allowed; add it to websocket.origins\n")
+            }
+            return send(context, head, .badRequest, body: "insetd: not a valid WebSocket upgrade\n")
+        }
+        guard head.method == .GET || head.method == .HEAD else {
+            return send(context, head, .methodNotAllowed, body: "insetd: only GET and HEAD\n")
+        }
+        if path == "/demo" { return send(context, head, .movedPermanently, body: "", headers: [("Location", "/demo/")]) }
+        guard let asset = WebAssets.file(at: path == "/demo/" ? "/demo/index.html" : path) else {
+            return send(context, head, .notFound, body: "insetd: no such page; try /demo/ or /insetd.js\n")
+        }
+        // A page on another origin imports the module with CORS.
+        send(
+            context, head, .ok, body: asset.body,
+            headers: [
+                ("Content-Type", asset.contentType), ("Cache-Control", "no-cache"),
+                ("Access-Control-Allow-Origin", "*"),
+            ])
+    }
+
+    private func send(
+        _ context: ChannelHandlerContext, _ request: HTTPRequestHead, _ status: HTTPResponseStatus, body: String,
+        headers extra: [(String, String)] = [("Content-Type", "text/plain; charset=utf-8")]
+    ) {
+        var bytes = context.channel.allocator.buffer(capacity: body.utf8.count)
+        bytes.writeString(body)
+        var headers = HTTPHeaders(extra)
+        headers.add(name: "Content-Length", value: "\(bytes.readableBytes)")
+        let keepAlive = request.isKeepAlive && status.code < 400
+        headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: status, headers: headers))),
+            promise: nil)
+        if request.method != .HEAD { context.write(wrapOutboundOut(.body(.byteBuffer(bytes))), promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { [channel = context.channel] _ in
+            if !keepAlive { channel.close(promise: nil) }
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import InsetProtocol
+import Logging
+import NIOCore
+import NIOWebSocket
+
+/// How a session's bytes become messages: the Unix socket's byte stream is cut
+/// into lines; a WebSocket delivers one message per frame already.
+enum SessionFraming: Sendable {
+    case lines
+    case messages
+}
+
+extension PeerCredentials {
+    /// A WebSocket peer: there are no credentials to ask for, so nobody (uid and
+    /// gid are an impossible value, as for a socket whose credentials failed).
+    static let webSocket = PeerCredentials(pid: 0, uid: .max, gid: .max)
+}
+
+extension Authorization {
+    /// Who may send control commands over the WebSocket: with `control` every
+    /// WebSocket peer (the operator chose to trust the pages that may connect),
+    /// else nobody.
+    static func webSocket(control: Bool) -> Authorization {
+        control ? Authorization(uids: [PeerCredentials.webSocket.uid], gids: []) : Authorization(uids: [], gids: [])
+    }
+}
+
+/// Sits between a WebSocket's frames and the server's own `SessionHandler`, so a
+/// WebSocket session is a server session with another framing, not a second
+/// implementation: each text frame in is one message; each line the session
+/// writes (`ClientConnection` may stage several in one buffer) goes out as one
+/// text frame. Answers pings and the close handshake itself, and turns frame
+/// errors into the socket's errors (`line-too-long` for an oversized message).
+///
+/// Outbound frames are encoded here, all the frames of one write into one
+/// buffer (one iovec per client per loop task, as on the socket), and written
+/// below NIO's `WebSocketFrameEncoder`: the upgrader installs that encoder, and
+/// it would write every frame as a header buffer and a payload buffer, four
+/// writes per client for a keyboard change instead of one.
+final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let messageLimit: Int
+    private let logger: Logger
+    private var closeSent = false
+    /// The frame encoder's context: writing through it skips the encoder.
+    private var below: ChannelHandlerContext?
+
+    init(messageLimit: Int, logger: Logger) {
+        self.messageLimit = messageLimit
+        self.logger = logger
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        below = try? context.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        below = nil
+    }
+
+    private func writeFrames(context: ChannelHandlerContext, _ bytes: ByteBuffer, promise: EventLoopPromise<Void>?) {
+        (below ?? context).write(wrapOutboundOut(bytes), promise: promise)
+    }
+
+    /// An unmasked, unfragmented server frame (RFC 6455 5.2).
+    static func appendFrame(_ out: inout ByteBuffer, opcode: WebSocketOpcode, payload: ByteBuffer) {
+        out.writeInteger(UInt8(0x80) | UInt8(webSocketOpcode: opcode))
+        let length = payload.readableBytes
+        if length < 126 {
+            out.writeInteger(UInt8(length))
+        } else if length <= Int(UInt16.max) {
+            out.writeInteger(UInt8(126))
+            out.writeInteger(UInt16(length))
+        } else {
+            out.writeInteger(UInt8(127))
+            out.writeInteger(UInt64(length))
+        }
+        out.writeImmutableBuffer(payload)
+    }
+
+    private func controlFrame(context: ChannelHandlerContext, _ opcode: WebSocketOpcode, _ payload: ByteBuffer) -> ByteBuffer {
+        var out = context.channel.allocator.buffer(capacity: payload.readableBytes + 2)
+        Self.appendFrame(&out, opcode: opcode, payload: payload)
+        return out
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text, .binary:
+            // The decoder and the aggregator already refuse anything longer.
+            context.fireChannelRead(wrapInboundOut(frame.unmaskedData))
+        case .ping:
+            guard !closeSent else { return }
+            writeFrames(context: context, controlFrame(context: context, .pong, frame.unmaskedData), promise: nil)
+            context.flush()
+        case .connectionClose:
+            // The peer is leaving: answer its close (RFC 6455 5.5.1) and end the session.
+            var payload = frame.unmaskedData
+            let code = payload.readWebSocketErrorCode() ?? .normalClosure
+            sendCloseAndClose(context: context, code: code)
+        default:
+            break
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        var buffer = unwrapOutboundIn(data)
+        guard !closeSent else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        // Daemon messages are single-line JSON ending in "\n": one frame per line,
+        // each header at most 10 bytes where the newline took 1.
+        var out = context.channel.allocator.buffer(capacity: buffer.readableBytes + 64)
+        while let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
+            Self.appendFrame(&out, opcode: .text, payload: buffer.readSlice(length: newline - buffer.readerIndex)!)
+            buffer.moveReaderIndex(forwardBy: 1)
+        }
+        if buffer.readableBytes > 0 { Self.appendFrame(&out, opcode: .text, payload: buffer) }
+        writeFrames(context: context, out, promise: promise)
+    }
+
+    /// The session closes (a `bye`, a too-slow client, shutdown): say so in a close
+    /// frame first, as a WebSocket peer expects.
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        if mode == .all, !closeSent, context.channel.isActive {
+            closeSent = true
+            writeFrames(context: context, closeFrame(context: context, .normalClosure), promise: nil)
+            context.flush()
+        }
+        context.close(mode: mode, promise: promise)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        switch error {
+        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+            // The socket's rule for an over-long line: say why, then close this session only.
+            logger.notice("WebSocket client sent an over-long message; closing")
+            let line = DaemonMessage.error(
+                ProtocolError(.lineTooLong, "a message is longer than \(messageLimit) bytes; closing")
+            ).lineBytes()
+            var text = context.channel.allocator.buffer(capacity: line.count)
+            text.writeBytes(line.dropLast())
+            writeFrames(context: context, controlFrame(context: context, .text, text), promise: nil)
+            sendCloseAndClose(context: context, code: .messageTooLarge)
+        default:
+            logger.debug("WebSocket protocol error; closing", metadata: ["error": "\(error)"])
+            sendCloseAndClose(context: context, code: .protocolError)
+        }
+    }
+
+    /// Closes after a frame error. The peer may still be sending (the rest of an
+    /// oversized message): closing a socket with unread input makes the kernel
+    /// send a reset, and a browser that gets one drops the frames it has not
+    /// read yet, our error among them. So: the close frame, then only our
+    /// direction (FIN), reading and discarding until the peer closes or 500 ms.
+    private func sendCloseAndClose(context: ChannelHandlerContext, code: WebSocketErrorCode) {
+        if !closeSent {
+            closeSent = true
+            writeFrames(context: context, closeFrame(context: context, code), promise: nil)
+        }
+        context.flush()
+        let channel = context.channel
+        context.close(mode: .output, promise: nil)
+        channel.eventLoop.scheduleTask(in: .milliseconds(500)) { channel.close(promise: nil) }
+    }
+
+    private func closeFrame(context: ChannelHandlerContext, _ code: WebSocketErrorCode) -> ByteBuffer {
+        var payload = context.channel.allocator.buffer(capacity: 2)
+        payload.write(webSocketErrorCode: code)
+        return controlFrame(context: context, .connectionClose, payload)
+    }
+}

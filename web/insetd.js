@@ -1,0 +1,522 @@
+// insetd.js: a web page's way in to insetd, the on-screen keyboard authority.
+//
+//   import { connect } from "http://127.0.0.1:PORT/insetd.js";
+//   const kb = connect({ emulate: true });
+//   kb.addEventListener("geometrychange", () => console.log(kb.boundingRect));
+//
+// An ES module with no dependencies and no build step. It speaks insetd's
+// protocol (docs/PROTOCOL.md) over the WebSocket the module was loaded from:
+// registers the document's scroller and every [data-insetd-view] element as
+// views, reports focus, viewport changes and content changes, and applies the
+// adjustments insetd sends (bottom inset as padding and scroll-padding, content
+// offset by scrolling, animated as the keyboard moves). The keyboard is exposed
+// as Chromium's VirtualKeyboard API exposes it: `kb.boundingRect`, a
+// `geometrychange` event, and CSS custom properties --insetd-keyboard-x, -y,
+// -width and -height on the root element. docs/WEB.md has the whole story.
+
+const CURVES = {
+  easeInOut: [0.42, 0, 0.58, 1],
+  easeIn: [0.42, 0, 1, 1],
+  easeOut: [0, 0, 0.58, 1],
+  linear: [0, 0, 1, 1],
+};
+const EDITABLE_INPUTS = new Set([
+  "text", "search", "email", "url", "tel", "password", "number", "date",
+  "datetime-local", "month", "time", "week",
+]);
+const DOCUMENT_VIEW = "document";
+
+/// A cubic-bezier easing function (x from t by Newton steps, then y).
+function bezier([x1, y1, x2, y2]) {
+  const sample = (a, b, t) => 3 * a * t * (1 - t) ** 2 + 3 * b * t * t * (1 - t) + t ** 3;
+  const slope = (a, b, t) => 3 * a * (1 - t) ** 2 + 6 * (b - a) * t * (1 - t) + 3 * (1 - b) * t * t;
+  return (x) => {
+    let t = x;
+    for (let i = 0; i < 8; i++) {
+      const d = slope(x1, x2, t);
+      if (Math.abs(d) < 1e-6) break;
+      t -= (sample(x1, x2, t) - x) / d;
+    }
+    return sample(y1, y2, Math.min(1, Math.max(0, t)));
+  };
+}
+
+function cssCurve(curve) {
+  return `cubic-bezier(${(CURVES[curve] ?? CURVES.easeInOut).join(",")})`;
+}
+
+function isEditable(element) {
+  if (!element || element.disabled || element.readOnly) return false;
+  if (element.isContentEditable) return true;
+  if (element.tagName === "TEXTAREA") return true;
+  return element.tagName === "INPUT" && EDITABLE_INPUTS.has((element.type || "text").toLowerCase());
+}
+
+const round = (value) => Math.round(value * 100) / 100;
+
+/// One registered scroll view: the element, what was last told insetd, and the
+/// adjustment in force.
+class View {
+  constructor(name, element, isDocument) {
+    this.name = name;
+    this.element = element;
+    this.isDocument = isDocument;
+    this.extraBottom = 0; // padding insetd.js added
+    this.ownPaddingBottom = null; // the element's inline padding-bottom before any
+    this.adjustment = null;
+    this.lastDescription = "";
+    this.animation = 0;
+    this.animating = false;
+  }
+
+  get scroller() {
+    return this.isDocument ? document.scrollingElement : this.element;
+  }
+
+  /// The element insetd.js pads (the document's body: padding on the root
+  /// element does not grow the document's scrollable area in every engine).
+  get padded() {
+    return this.isDocument ? document.body : this.element;
+  }
+
+  frame() {
+    if (this.isDocument) {
+      return { x: 0, y: 0, width: round(innerWidth), height: round(innerHeight) };
+    }
+    const r = this.element.getBoundingClientRect();
+    return { x: round(r.left + this.element.clientLeft), y: round(r.top + this.element.clientTop),
+      width: round(this.element.clientWidth), height: round(this.element.clientHeight) };
+  }
+
+  /// Content size without insetd's padding: what the page would scroll by itself.
+  contentSize() {
+    const s = this.scroller;
+    return { width: round(s.scrollWidth), height: round(Math.max(s.clientHeight, s.scrollHeight - this.extraBottom)) };
+  }
+
+  contentOffset() {
+    const s = this.scroller;
+    return { x: round(s.scrollLeft), y: round(s.scrollTop) };
+  }
+
+  /// `rect` (a DOMRect of something inside) in this view's content coordinates.
+  contentRect(rect) {
+    const s = this.scroller;
+    if (this.isDocument) {
+      return { x: round(rect.left + s.scrollLeft), y: round(rect.top + s.scrollTop),
+        width: round(rect.width), height: round(rect.height) };
+    }
+    const frame = this.frame();
+    return { x: round(rect.left - frame.x + s.scrollLeft), y: round(rect.top - frame.y + s.scrollTop),
+      width: round(rect.width), height: round(rect.height) };
+  }
+
+  /// Applies insetd's adjustment: the bottom inset as padding (so the content
+  /// can scroll above the keyboard) and scroll-padding (so the browser's own
+  /// scrolling into view keeps clear of it), the content offset by scrolling,
+  /// both timed like the keyboard.
+  apply(adjustment, safeBottom) {
+    this.adjustment = adjustment;
+    const extra = Math.max(0, (adjustment.adjustedContentInset?.bottom ?? 0) - safeBottom);
+    const duration = (adjustment.animation?.duration ?? 0) * 1000;
+    const ease = bezier(CURVES[adjustment.animation?.curve] ?? CURVES.easeInOut);
+    const growing = extra >= this.extraBottom;
+    if (growing) this.setExtraBottom(extra);
+    const scroller = this.scroller;
+    const target = adjustment.contentOffset ?? this.contentOffset();
+    const maxY = Math.max(0, scroller.scrollHeight - scroller.clientHeight - (growing ? 0 : this.extraBottom - extra));
+    const to = { x: Math.max(0, target.x), y: Math.min(maxY, Math.max(0, target.y)) };
+    const from = { x: scroller.scrollLeft, y: scroller.scrollTop };
+    cancelAnimationFrame(this.animation);
+    const finish = () => {
+      scroller.scrollTo({ left: to.x, top: to.y, behavior: "instant" });
+      if (!growing) this.setExtraBottom(extra);
+      this.animating = false;
+    };
+    if (duration <= 0 || (Math.abs(from.y - to.y) < 0.5 && Math.abs(from.x - to.x) < 0.5)) {
+      finish();
+      return;
+    }
+    this.animating = true;
+    const start = performance.now();
+    const step = (now) => {
+      const progress = Math.min(1, (now - start) / duration);
+      if (progress >= 1) return finish();
+      const k = ease(progress);
+      scroller.scrollTo({ left: from.x + (to.x - from.x) * k, top: from.y + (to.y - from.y) * k, behavior: "instant" });
+      this.animation = requestAnimationFrame(step);
+    };
+    this.animation = requestAnimationFrame(step);
+  }
+
+  setExtraBottom(extra) {
+    const element = this.padded;
+    if (this.ownPaddingBottom === null) {
+      this.ownPaddingBottom = element.style.paddingBottom;
+      this.ownComputedPadding = parseFloat(getComputedStyle(element).paddingBottom) || 0;
+    }
+    this.extraBottom = extra;
+    element.style.paddingBottom = extra > 0 ? `${this.ownComputedPadding + extra}px` : this.ownPaddingBottom;
+    this.scroller.style.scrollPaddingBottom = extra > 0 ? `${extra}px` : "";
+  }
+
+  /// Back to the page's own layout (disconnected from insetd).
+  reset() {
+    cancelAnimationFrame(this.animation);
+    this.animating = false;
+    if (this.extraBottom > 0) this.setExtraBottom(0);
+    this.adjustment = null;
+    this.lastDescription = "";
+  }
+}
+
+/// The keyboard as the page sees it, and the connection to insetd.
+export class InsetdKeyboard extends EventTarget {
+  constructor(options) {
+    super();
+    this.options = options;
+    this.url = options.url ?? defaultURL();
+    this.boundingRect = new DOMRect(0, 0, 0, 0);
+    this.connected = false;
+    this.state = null; // the daemon's state snapshot from `welcome`
+    this.views = new Map();
+    this.focused = null; // { view, element }
+    this.log = []; // the last messages both ways, for inspectors
+    this.socket = null;
+    this.retry = 0;
+    this.closed = false;
+    this.nextId = 1;
+    this.safeArea = { top: 0, left: 0, bottom: 0, right: 0 };
+    this.screen = null;
+    this.pendingUpdate = 0;
+    this.scrollTimers = new Map();
+    this.panel = options.emulate ? new EmulatedKeyboard() : null;
+    this.setGeometry(null, null);
+    this.installListeners();
+    this.open();
+  }
+
+  // MARK: connection
+
+  open() {
+    if (this.closed) return;
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    socket.onopen = () => {
+      this.retry = 0;
+      this.send({ type: "hello", version: 1, client: this.options.name ?? "insetd.js" });
+    };
+    socket.onmessage = (event) => {
+      let message;
+      try { message = JSON.parse(event.data); } catch { return; }
+      this.record("in", message);
+      this.receive(message);
+    };
+    socket.onclose = () => {
+      if (this.socket !== socket) return;
+      const wasConnected = this.connected;
+      this.connected = false;
+      this.socket = null;
+      for (const view of this.views.values()) view.reset();
+      this.setGeometry(null, null);
+      if (wasConnected) this.dispatchEvent(new Event("disconnect"));
+      if (this.closed) return;
+      // Back off 0.25 s, 0.5 s, 1 s ... up to options.maxRetryDelay (5 s).
+      const delay = Math.min(this.options.maxRetryDelay ?? 5000, 250 * 2 ** this.retry++);
+      setTimeout(() => this.open(), delay);
+    };
+  }
+
+  /// Stops talking to insetd and puts every view back as it was.
+  close() {
+    this.closed = true;
+    this.socket?.close();
+    for (const view of this.views.values()) view.reset();
+    this.setGeometry(null, null);
+  }
+
+  send(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.record("out", message);
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  record(direction, message) {
+    this.log.push({ direction, message, time: Date.now() });
+    if (this.log.length > 50) this.log.shift();
+    this.dispatchEvent(new CustomEvent("message", { detail: { direction, message } }));
+  }
+
+  receive(message) {
+    switch (message.type) {
+      case "welcome":
+        this.connected = true;
+        this.state = { ...message.state };
+        this.resync();
+        this.dispatchEvent(new Event("connect"));
+        break;
+      case "keyboard": {
+        const hidden = message.phase === "willHide" || message.phase === "didHide";
+        this.setGeometry(hidden ? null : message.end, message);
+        if (this.state) this.state.keyboard = hidden ? undefined : message.end;
+        // A movement has ended: refresh the state (a hardware keyboard may be why).
+        if (message.phase.startsWith("did")) this.send({ type: "status" });
+        break;
+      }
+      case "adjustment": {
+        const view = this.views.get(message.view);
+        if (view) view.apply(message, this.safeArea.bottom);
+        this.dispatchEvent(new CustomEvent("adjustment", { detail: message }));
+        break;
+      }
+      case "policy":
+        if (this.state) Object.assign(this.state, { mode: message.mode, tabletMode: message.tabletMode,
+          hardwareKeyboard: message.hardwareKeyboard });
+        this.dispatchEvent(new CustomEvent("policy", { detail: message }));
+        break;
+      case "status":
+        this.state = { ...message.state };
+        this.dispatchEvent(new CustomEvent("status", { detail: message }));
+        break;
+      case "error":
+        console.warn(`insetd: ${message.code}: ${message.message}`);
+        this.dispatchEvent(new CustomEvent("error", { detail: message }));
+        break;
+    }
+  }
+
+  /// After `welcome` (first connection or a daemon restart): the screen, every
+  /// view, and the focused field, so insetd knows all it knew before.
+  resync() {
+    this.safeArea = measureSafeArea();
+    this.screen = null;
+    this.sendScreen(0);
+    if (this.options.views !== false) this.addView(DOCUMENT_VIEW, document.documentElement, true);
+    for (const element of document.querySelectorAll("[data-insetd-view]")) this.addElementView(element);
+    for (const view of this.views.values()) this.describe(view, "register");
+    this.send({ type: "subscribe", topics: ["policy"] });
+    const active = document.activeElement;
+    if (isEditable(active)) this.focus(active);
+  }
+
+  // MARK: views
+
+  addView(name, element, isDocument = false) {
+    if (!this.views.has(name)) this.views.set(name, new View(name, element, isDocument));
+    return this.views.get(name);
+  }
+
+  addElementView(element) {
+    const name = element.dataset.insetdView || element.id || `view${this.views.size}`;
+    const view = this.addView(name, element);
+    this.resizeObserver.observe(element);
+    for (const child of element.children) this.resizeObserver.observe(child);
+    return view;
+  }
+
+  description(view) {
+    const fields = { view: view.name, frame: view.frame(), contentSize: view.contentSize(),
+      contentOffset: view.contentOffset() };
+    if (view.isDocument) fields.safeArea = this.safeArea;
+    const dismiss = view.element.dataset?.insetdDismiss;
+    if (dismiss) fields.keyboardDismissMode = dismiss;
+    return fields;
+  }
+
+  /// `register` or `update` with the view's current geometry; an update that
+  /// would say nothing new is not sent.
+  describe(view, type) {
+    const fields = this.description(view);
+    const key = JSON.stringify(fields);
+    if (type === "update" && key === view.lastDescription) return;
+    if (this.send({ type, ...fields })) view.lastDescription = key;
+  }
+
+  /// Coalesces geometry changes into one update per view per frame.
+  scheduleUpdate() {
+    if (this.pendingUpdate) return;
+    this.pendingUpdate = requestAnimationFrame(() => {
+      this.pendingUpdate = 0;
+      if (!this.connected) return;
+      this.sendScreen(0.3);
+      for (const view of this.views.values()) if (!view.animating) this.describe(view, "update");
+      if (this.focused) this.focus(this.focused.element, true);
+    });
+  }
+
+  /// The viewport is the kiosk's screen: a new size is a rotation (`transition`).
+  sendScreen(duration) {
+    const screen = { width: round(innerWidth), height: round(innerHeight) };
+    const known = this.screen ?? this.state?.screen;
+    if (this.screen && known.width === screen.width && known.height === screen.height) return;
+    if (!this.screen && known && known.width === screen.width && known.height === screen.height) {
+      this.screen = screen;
+      return;
+    }
+    this.screen = screen;
+    this.safeArea = measureSafeArea();
+    if (this.state) this.state.screen = screen;
+    this.send({ type: "transition", duration, screen });
+  }
+
+  viewFor(element) {
+    const host = element.closest?.("[data-insetd-view]");
+    if (host) {
+      for (const view of this.views.values()) if (view.element === host) return view;
+    }
+    return this.views.get(DOCUMENT_VIEW);
+  }
+
+  // MARK: focus
+
+  /// Sends the field's rect; with `ifMoved`, only when layout moved the field
+  /// (a reflow after rotation), so insetd keeps the right rect visible.
+  focus(element, ifMoved = false) {
+    const view = this.viewFor(element);
+    if (!view) return;
+    const field = view.contentRect(element.getBoundingClientRect());
+    const key = `${view.name} ${JSON.stringify(field)}`;
+    if (ifMoved && this.focused?.key === key) return;
+    this.focused = { view, element, key };
+    this.send({ type: "focus", view: view.name, field });
+  }
+
+  installListeners() {
+    this.resizeObserver = new ResizeObserver(() => this.scheduleUpdate());
+    this.resizeObserver.observe(document.documentElement);
+    if (document.body) this.resizeObserver.observe(document.body);
+    addEventListener("resize", () => this.scheduleUpdate());
+    visualViewport?.addEventListener("resize", () => this.scheduleUpdate());
+    document.addEventListener("focusin", (event) => {
+      if (isEditable(event.target)) this.focus(event.target);
+    });
+    document.addEventListener("focusout", (event) => {
+      // Focus moving straight to another field is one focus, not a blur and a focus.
+      if (isEditable(event.relatedTarget) || !this.focused) return;
+      const view = this.focused.view;
+      this.focused = null;
+      this.send({ type: "blur", view: view.name });
+    });
+    // The user's own scrolling: tell insetd once it settles, never mid-animation.
+    document.addEventListener("scroll", (event) => {
+      const target = event.target === document ? document.documentElement : event.target;
+      const view = [...this.views.values()].find((v) => (v.isDocument ? document.documentElement : v.element) === target);
+      if (!view || view.animating) return;
+      clearTimeout(this.scrollTimers.get(view.name));
+      this.scrollTimers.set(view.name, setTimeout(() => {
+        if (this.connected && !view.animating) this.describe(view, "update");
+      }, 150));
+    }, true);
+  }
+
+  // MARK: keyboard geometry
+
+  setGeometry(frame, note) {
+    const rect = frame ? new DOMRect(frame.x, frame.y, frame.width, frame.height) : new DOMRect(0, 0, 0, 0);
+    const root = document.documentElement.style;
+    root.setProperty("--insetd-keyboard-x", `${rect.x}px`);
+    root.setProperty("--insetd-keyboard-y", `${rect.y}px`);
+    root.setProperty("--insetd-keyboard-width", `${rect.width}px`);
+    root.setProperty("--insetd-keyboard-height", `${rect.height}px`);
+    this.panel?.show(frame, note);
+    const changed = rect.x !== this.boundingRect.x || rect.y !== this.boundingRect.y ||
+      rect.width !== this.boundingRect.width || rect.height !== this.boundingRect.height;
+    this.boundingRect = rect;
+    if (changed) this.dispatchEvent(new Event("geometrychange"));
+  }
+}
+
+/// env(safe-area-inset-*) as numbers, read through a probe element.
+function measureSafeArea() {
+  const probe = document.createElement("div");
+  probe.style.cssText = "position:fixed;visibility:hidden;pointer-events:none;" +
+    "padding:env(safe-area-inset-top,0px) env(safe-area-inset-right,0px) env(safe-area-inset-bottom,0px) env(safe-area-inset-left,0px)";
+  document.documentElement.appendChild(probe);
+  const style = getComputedStyle(probe);
+  const area = { top: parseFloat(style.paddingTop) || 0, left: parseFloat(style.paddingLeft) || 0,
+    bottom: parseFloat(style.paddingBottom) || 0, right: parseFloat(style.paddingRight) || 0 };
+  probe.remove();
+  return area;
+}
+
+function defaultURL() {
+  const url = new URL("/", import.meta.url);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  return url.href;
+}
+
+/// A stand-in keyboard drawn at the keyboard's frame, for development, demos
+/// and tests where no real on-screen keyboard runs. It never takes focus.
+class EmulatedKeyboard {
+  constructor() {
+    const panel = document.createElement("div");
+    panel.setAttribute("aria-hidden", "true");
+    panel.dataset.insetdEmulatedKeyboard = "";
+    panel.style.cssText = "position:fixed;left:0;top:0;width:0;height:0;z-index:2147483647;" +
+      "pointer-events:none;box-sizing:border-box;background:#d1d4da;border-top:1px solid #b5b8be;" +
+      "font:15px system-ui,sans-serif;color:#111;display:none;overflow:hidden;transform:translateY(100vh)";
+    this.panel = panel;
+    this.full = document.createElement("div");
+    this.full.style.cssText = "display:flex;flex-direction:column;gap:8px;padding:8px 4px;height:100%;box-sizing:border-box";
+    for (const row of ["qwertyuiop", "asdfghjkl", "⇧zxcvbnm⌫", ["123", "space", "return"]]) {
+      const line = document.createElement("div");
+      line.style.cssText = "display:flex;gap:5px;justify-content:center;flex:1";
+      for (const key of Array.isArray(row) ? row : [...row]) {
+        const cap = document.createElement("div");
+        cap.textContent = key;
+        const wide = key === "space" ? 5 : key.length > 1 ? 2 : 1;
+        cap.style.cssText = `flex:${wide};max-width:${wide * 44}px;background:#fff;border-radius:5px;` +
+          "display:flex;align-items:center;justify-content:center;box-shadow:0 1px 0 #888";
+        line.appendChild(cap);
+      }
+      this.full.appendChild(line);
+    }
+    this.bar = document.createElement("div");
+    this.bar.style.cssText = "display:flex;align-items:center;gap:16px;padding:0 12px;height:100%;box-sizing:border-box";
+    this.bar.innerHTML = "<span>⌃</span><span>⌄</span><span style='flex:1;color:#555'>hardware keyboard</span><b>Done</b>";
+    panel.append(this.full, this.bar);
+    const attach = () => document.body.appendChild(panel);
+    if (document.body) attach(); else addEventListener("DOMContentLoaded", attach, { once: true });
+  }
+
+  show(frame, note) {
+    const style = this.panel.style;
+    const duration = note?.duration ?? 0;
+    style.transition = duration > 0 ? `transform ${duration}s ${cssCurve(note.curve)}` : "none";
+    if (!frame) {
+      style.transform = `translateY(${innerHeight - parseFloat(style.top || 0)}px)`;
+      if (duration > 0) {
+        clearTimeout(this.hideTimer);
+        this.hideTimer = setTimeout(() => { style.display = "none"; }, duration * 1000);
+      } else {
+        style.display = "none";
+      }
+      this.panel.dataset.state = "hidden";
+      return;
+    }
+    clearTimeout(this.hideTimer);
+    const wasHidden = style.display === "none";
+    Object.assign(style, { display: "block", left: `${frame.x}px`, top: `${frame.y}px`,
+      width: `${frame.width}px`, height: `${frame.height}px` });
+    const accessory = frame.height < 100;
+    this.full.style.display = accessory ? "none" : "flex";
+    this.bar.style.display = accessory ? "flex" : "none";
+    this.panel.dataset.state = accessory ? "accessory-bar" : "shown";
+    if (wasHidden && duration > 0) {
+      style.transition = "none";
+      style.transform = `translateY(${frame.height}px)`;
+      this.panel.getBoundingClientRect(); // start the slide from below
+      style.transition = `transform ${duration}s ${cssCurve(note.curve)}`;
+    }
+    style.transform = "translateY(0)";
+  }
+}
+
+/// Connects the page to insetd. Options: `url` (the WebSocket; default: the
+/// server this module was loaded from), `name` (shown in insetd's log),
+/// `emulate` (draw a stand-in keyboard), `views: false` (do not register the
+/// document itself), `maxRetryDelay` (ms, default 5000).
+export function connect(options = {}) {
+  return new InsetdKeyboard(options);
+}
