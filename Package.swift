@@ -76,7 +76,6 @@ let package = Package(
                 "CLibyaml",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
@@ -99,6 +98,9 @@ let package = Package(
             dependencies: ["InsetCore"],
             path: "Examples/inset-demo"
         ),
+        // The Swift client library in a program: follows one focused view across daemon
+        // restarts (scripts/systemd-test runs it against a real systemd).
+        .executableTarget(name: "inset-follow", dependencies: ["InsetClient", "InsetCore"], path: "Examples/inset-follow"),
         .testTarget(
             name: "InsetCoreTests",
             dependencies: [

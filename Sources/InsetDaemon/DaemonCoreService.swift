@@ -3,7 +3,6 @@ import InsetInput
 import InsetServer
 import Logging
 import ServiceLifecycle
-import UnixSignals
 
 /// Runs the core: starts input reading, waits for the socket, tells systemd it
 /// is ready, then feeds every event to `DaemonCore` in order. The only timer is
@@ -14,17 +13,20 @@ final class DaemonCoreService: Service, Sendable {
     private let monitor: InputMonitor
     private let server: InsetServer
     private let notifier: SystemdNotifier
+    /// One element per SIGHUP (see `SignalPipe`).
+    private let hangUps: AsyncStream<Void>
     private let logger: Logger
 
     init(
         configuration: DaemonConfiguration, configPath: String?, monitor: InputMonitor, server: InsetServer,
-        notifier: SystemdNotifier, logger: Logger
+        notifier: SystemdNotifier, hangUps: AsyncStream<Void>, logger: Logger
     ) {
         self.configuration = configuration
         self.configPath = configPath
         self.monitor = monitor
         self.server = server
         self.notifier = notifier
+        self.hangUps = hangUps
         self.logger = logger
     }
 
@@ -72,7 +74,7 @@ final class DaemonCoreService: Service, Sendable {
     }
 
     private func reloadOnHangUp(_ continuation: AsyncStream<CoreEvent>.Continuation) async {
-        for await _ in await UnixSignalsSequence(trapping: .sighup) {
+        for await _ in hangUps {
             guard let configPath else {
                 logger.notice("SIGHUP: no configuration file; keeping the built-in defaults")
                 continue
