@@ -39,6 +39,8 @@ let package = Package(
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         // The configuration file's parser (see InsetDaemon's YAMLNode for why not Yams).
         .systemLibrary(name: "CLibyaml", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        // The Swift runtime's global-executor hook, by name (see DaemonRuntime).
+        .target(name: "CConcurrencyHook"),
         .systemLibrary(name: "CUMockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
         // Hardware: udev discovery, evdev reading, classification, hotkeys, tablet mode.
         .target(
@@ -73,7 +75,7 @@ let package = Package(
             dependencies: [
                 "InsetCore", "InsetInput", "InsetProtocol", "InsetServer", "InsetTrace",
                 .product(name: "Configuration", package: "swift-configuration"),
-                "CLibyaml",
+                "CLibyaml", "CConcurrencyHook",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
@@ -83,19 +85,28 @@ let package = Package(
             name: "insetd",
             dependencies: [
                 "InsetDaemon", "InsetInput", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "InsetVersion",
             ]
         ),
         .executableTarget(
             name: "insetctl",
-            dependencies: ["InsetTrace", "InsetCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "InsetTrace", "InsetCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "InsetVersion", "InsetInput",
+            ]
         ),
+        // Every binary's --version, generated from scripts/version at build time.
+        .target(name: "InsetVersion", plugins: ["VersionPlugin"]),
+        .plugin(name: "VersionPlugin", capability: .buildTool()),
         // Emulated input hardware: device fixtures generated from code, a umockdev
         // testbed, and child processes. Only tests and Benchmarks/ depend on it.
         .target(name: "InputTestbed", dependencies: ["InsetInput", "CUMockdev", "CLibevdev"]),
         // Replays a scenario through the pure core and prints what clients would receive.
         .executableTarget(
             name: "inset-demo",
-            dependencies: ["InsetCore"],
+            dependencies: [
+                "InsetCore", "InsetVersion", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Examples/inset-demo"
         ),
         // The Swift client library in a program: follows one focused view across daemon

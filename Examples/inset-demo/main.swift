@@ -4,8 +4,10 @@
 //
 //   swift run inset-demo                      # the built-in show/hide sequence
 //   swift run inset-demo path/to.scenario     # any golden scenario
+import ArgumentParser
 import Foundation
 import InsetCore
+import InsetVersion
 
 let demo = """
     # A phone-sized screen (390x844) with a 34 pt home indicator; no hardware keyboard.
@@ -23,20 +25,38 @@ let demo = """
     3350ms advance
     """
 
-let arguments = CommandLine.arguments.dropFirst()
-let script: String
-if let path = arguments.first {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-        FileHandle.standardError.write(Data("inset-demo: cannot read \(path)\n".utf8))
-        exit(1)
+/// The command line: one optional scenario file.
+struct InsetDemo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inset-demo",
+        abstract: "Replay a scenario through insetd's pure core and print what clients would receive.",
+        discussion: """
+            Without a file it plays a keyboard show/hide on a phone-sized screen. A scenario is the \
+            golden-test format (docs/SCENARIOS.md): set, register, focus, blur, advance ... one per line.
+            """,
+        version: InsetVersion.current)
+
+    @Argument(help: "A scenario file (default: the built-in show/hide sequence).")
+    var scenario: String?
+
+    func run() throws {
+        let script: String
+        if let scenario {
+            guard let text = try? String(contentsOfFile: scenario, encoding: .utf8) else {
+                FileHandle.standardError.write(Data("inset-demo: cannot read \(scenario)\n".utf8))
+                throw ExitCode.failure
+            }
+            script = text
+        } else {
+            script = demo
+        }
+        do {
+            print(try ScenarioRunner.transcript(of: script), terminator: "")
+        } catch {
+            FileHandle.standardError.write(Data("inset-demo: \(scenario ?? "demo"): \(error)\n".utf8))
+            throw ExitCode.failure
+        }
     }
-    script = text
-} else {
-    script = demo
 }
-do {
-    print(try ScenarioRunner.transcript(of: script), terminator: "")
-} catch {
-    FileHandle.standardError.write(Data("inset-demo: \(arguments.first ?? "demo"): \(error)\n".utf8))
-    exit(1)
-}
+
+InsetDemo.main()

@@ -163,7 +163,7 @@ public actor InsetClient {
         case .keyboard(let note, let isLocal): eventSink.yield(.keyboard(note, isLocal: isLocal))
         case .adjustment(let view, let adjustment): eventSink.yield(.adjustment(view: view, adjustment))
         case .error(let error): eventSink.yield(.error(error))
-        case .welcome, .device, .policy, .status, .devices, .ok, .bye: break
+        case .welcome, .device, .policy, .status, .devices, .ok, .bye, .reloaded: break
         }
     }
 

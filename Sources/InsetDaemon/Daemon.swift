@@ -19,6 +19,8 @@ public enum Daemon {
         /// Override `trace.path` and `trace.output-path`.
         public var tracePath: String?
         public var traceOutputPath: String?
+        /// Overrides `log-level`.
+        public var logLevel: Logger.Level?
 
         public init(
             configPath: String? = nil, socketPath: String? = nil, ueventSource: UeventSource? = nil,
@@ -35,23 +37,22 @@ public enum Daemon {
     /// Where insetd looks for a configuration file when none is named.
     public static let defaultConfigPath = "/etc/insetd/insetd.yaml"
 
+    /// The exit status for a configuration insetd cannot start with: sysexits.h's
+    /// EX_CONFIG, which the unit names in `RestartPreventExitStatus=`.
+    public static let configurationExitStatus: Int32 = 78
+
     /// The configuration file to use: the named one, else the default path if it
-    /// exists, else none (built-in defaults).
+    /// exists (readable or not: an unreadable file is an error, never a silent
+    /// fall-back to the defaults), else none (built-in defaults).
     public static func configPath(explicit: String?) -> String? {
-        explicit ?? (access(defaultConfigPath, R_OK) == 0 ? defaultConfigPath : nil)
+        ConfigurationSource(explicitPath: explicit).path
     }
 
     public static func run(_ options: Options) async throws {
-        let path = configPath(explicit: options.configPath)
-        var configuration = DaemonConfiguration.defaults
-        if let path { configuration = try await DaemonConfigurationLoader.load(path: path) }
-        if let source = options.ueventSource { configuration.ueventSource = source }
-        if let path = options.tracePath { configuration.trace.path = path }
-        if let path = options.traceOutputPath { configuration.trace.outputPath = path }
-        if let output = configuration.trace.outputPath, configuration.trace.path == nil {
-            throw ConfigurationError(
-                source: "command line", problems: [.init(key: "--trace-output", value: output, why: "needs --trace as well")])
-        }
+        let source = ConfigurationSource(
+            explicitPath: options.configPath, ueventSource: options.ueventSource, tracePath: options.tracePath,
+            traceOutputPath: options.traceOutputPath, logLevel: options.logLevel)
+        let (configuration, path) = try await source.load()
 
         let level = configuration.logLevel
         LoggingSystem.bootstrap { DaemonLogHandler(label: $0, level: level) }
@@ -80,7 +81,7 @@ public enum Daemon {
             if $0 == SIGHUP { hangUp.yield() } else { stop.yield() }
         }
         let core = DaemonCoreService(
-            configuration: configuration, configPath: path, monitor: monitor, server: server,
+            configuration: configuration, source: source, monitor: monitor, server: server,
             notifier: SystemdNotifier(), hangUps: hangUps, logger: Logger(label: "insetd.core"))
         let group = ServiceGroup(
             configuration: .init(

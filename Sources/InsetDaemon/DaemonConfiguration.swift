@@ -36,12 +36,23 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
         public var key: String
         public var value: String
         public var why: String
+        /// Where in the file, 1-based, when the problem has a place.
+        public var line: Int? = nil
+        public var column: Int? = nil
+        /// False for problems with a key rather than a value (unknown, given twice).
+        public var quotesValue = true
     }
 
     public var source: String
     public var problems: [Problem]
 
+    /// One line per problem, `FILE:LINE:COLUMN: key: 'value' why` (the place
+    /// as compilers give it, so editors can jump there).
     public var description: String {
-        problems.map { "\(source): \($0.key): '\($0.value)' \($0.why)" }.joined(separator: "\n")
+        problems.map { problem in
+            let place = problem.line.map { line in ":\(line)" + (problem.column.map { ":\($0)" } ?? "") } ?? ""
+            let value = problem.quotesValue ? "'\(problem.value)' " : ""
+            return "\(source)\(place): \(problem.key): \(value)\(problem.why)"
+        }.joined(separator: "\n")
     }
 }

@@ -7,12 +7,22 @@ import Foundation
 import InsetCore
 import InsetInput
 import Logging
+import Glibc
 import SystemPackage
 
 /// Reads a `DaemonConfiguration` from a YAML file with swift-configuration.
 /// Missing keys keep their defaults; wrong values are collected, never guessed.
 public enum DaemonConfigurationLoader {
     public static func load(path: String) async throws(ConfigurationError) -> DaemonConfiguration {
+        // Opened here first for a clear reason (errno) when the file is missing
+        // or unreadable, which the provider would report less plainly.
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw ConfigurationError(
+                source: path, problems: [.init(key: "(file)", value: path, why: "cannot be read: \(reason)")])
+        }
+        close(fd)
         let provider: FileProvider<YAMLConfigSnapshot>
         do {
             provider = try await FileProvider<YAMLConfigSnapshot>(filePath: FilePath(path))
@@ -20,11 +30,14 @@ public enum DaemonConfigurationLoader {
             throw ConfigurationError(
                 source: path, problems: [.init(key: "(file)", value: path, why: "cannot be read as YAML: \(oneLine(error))")])
         }
-        return try read(ConfigReader(provider: provider), source: path)
+        let layout = (provider.snapshot() as? YAMLConfigSnapshot)?.layout
+        return try read(ConfigReader(provider: provider), source: path, layout: layout)
     }
 
-    static func read(_ reader: ConfigReader, source: String) throws(ConfigurationError) -> DaemonConfiguration {
-        var values = Values(reader: reader)
+    static func read(_ reader: ConfigReader, source: String, layout: YAMLLayout? = nil) throws(ConfigurationError)
+        -> DaemonConfiguration
+    {
+        var values = ConfigurationValues(reader: reader, layout: layout)
         var config = DaemonConfiguration.defaults
         config.screen = Size(
             width: values.number("screen.width", default: config.screen.width, in: 100...20_000),
@@ -68,7 +81,8 @@ public enum DaemonConfigurationLoader {
             values.problems.append(
                 .init(key: "trace.output-path", value: config.trace.outputPath!, why: "needs trace.path as well"))
         }
-        guard values.problems.isEmpty else { throw ConfigurationError(source: source, problems: values.problems) }
+        let problems = (layout.map { values.structureProblems(in: $0) } ?? []) + values.problems
+        guard problems.isEmpty else { throw ConfigurationError(source: source, problems: problems) }
         return config
     }
 
@@ -105,16 +119,26 @@ struct ConfigurationValueError: Error {
 
 /// Typed reads that record a problem instead of silently falling back when a
 /// value is present but unusable.
-private struct Values {
+struct ConfigurationValues {
     let reader: ConfigReader
+    let layout: YAMLLayout?
     var problems: [ConfigurationError.Problem] = []
+    /// Every key the loader reads: the schema, in one place (the reads).
+    var known: [String] = []
 
-    private func raw(_ key: String) -> String? {
-        reader.string(forKey: ConfigKey(key)) ?? reader.stringArray(forKey: ConfigKey(key))?.description
+    init(reader: ConfigReader, layout: YAMLLayout?) {
+        self.reader = reader
+        self.layout = layout
+    }
+
+    private mutating func raw(_ key: String) -> String? {
+        if !known.contains(key) { known.append(key) }
+        return reader.string(forKey: ConfigKey(key)) ?? reader.stringArray(forKey: ConfigKey(key))?.description
     }
 
     private mutating func problem(_ key: String, _ why: String) {
-        problems.append(.init(key: key, value: raw(key) ?? "", why: why))
+        let position = layout?.values[key]
+        problems.append(.init(key: key, value: raw(key) ?? "", why: why, line: position?.line, column: position?.column))
     }
 
     mutating func number(_ key: String, default value: Double, in range: ClosedRange<Double>) -> Double {
@@ -175,9 +199,10 @@ private struct Values {
             return value
         }
         var result: [T] = []
-        for item in items {
+        for (index, item) in items.enumerated() {
             do { result.append(try parse(item)) } catch {
-                problems.append(.init(key: key, value: item, why: error.why))
+                let position = layout?.items[key].flatMap { index < $0.count ? $0[index] : nil }
+                problems.append(.init(key: key, value: item, why: error.why, line: position?.line, column: position?.column))
             }
         }
         return result

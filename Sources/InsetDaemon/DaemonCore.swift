@@ -12,7 +12,8 @@ enum CoreEvent: Sendable {
     case server(ServerEvent)
     /// The pipeline's deadline has come.
     case tick
-    case reload(DaemonConfiguration)
+    /// A reload's result, from SIGHUP (no requester) or a client's `reload`.
+    case reload(ReloadOutcome)
 }
 
 /// The daemon's heart: owns the pure `InsetPipeline` and the only clock, turns
@@ -34,6 +35,9 @@ final class DaemonCore {
     private var tabletMode = false
     /// Records every input of the pipeline and its outputs (`--trace`).
     private let tracer: TraceRecorder?
+    /// Starts reading the configuration file for a client's `reload` (the read
+    /// is asynchronous; its outcome comes back as `.reload`).
+    var reloadRequested: (ClientConnection, RequestID?) -> Void = { _, _ in }
 
     /// `devices` and `tabletMode` are what the first enumeration found: they count
     /// at once, without the hold-off that damps later hot-plugging. Throws only
@@ -79,7 +83,7 @@ final class DaemonCore {
             let now = now
             tracer?.record(.tick(at: now))
             route(pipeline.advance(to: now))
-        case .reload(let configuration): reload(configuration)
+        case .reload(let outcome): reload(outcome)
         }
     }
 
@@ -107,6 +111,7 @@ final class DaemonCore {
             devices[device.description.syspath] = nil
             publish(device: device, event: "removed")
         case .tabletMode(let on):
+            logger.info("tablet mode changed", metadata: ["tabletMode": "\(on ? "on" : "off")"])
             tabletMode = on
             feed(.tabletMode(on), from: .device(nil))
             publishPolicy()
@@ -165,6 +170,9 @@ final class DaemonCore {
         case .devices:
             connection.send(.devices(id: request.id, wireDevices))
             return
+        case .reload:
+            reloadRequested(connection, request.id)
+            return
         default:
             break
         }
@@ -172,7 +180,10 @@ final class DaemonCore {
         guard let event = request.message.pipelineEvent(for: client) else { return acknowledge() }
         do {
             try step(event, from: .client(client))
-            if case .policy = request.message { publishPolicy() }
+            if case .policy(let mode) = request.message {
+                logger.info("keyboard mode changed", metadata: ["mode": "\(mode.rawValue)", "by": "\(client)"])
+                publishPolicy()
+            }
             acknowledge()
         } catch {
             connection.send(.error(ProtocolError(.unknownView, error.description, id: request.id)))
@@ -242,18 +253,43 @@ final class DaemonCore {
 
     // MARK: - Reload
 
-    private func reload(_ new: DaemonConfiguration) {
-        if new.classifier != configuration.classifier || new.ueventSource != configuration.ueventSource
-            || new.controlUsers != configuration.controlUsers || new.controlGroups != configuration.controlGroups
-            || new.outboundQueue != configuration.outboundQueue || new.trace != configuration.trace
-        {
-            logger.notice("input, server and trace settings changed; they take effect when insetd restarts")
+    /// Applies a reloaded configuration, or keeps the running one when the file
+    /// was unusable; logs which is which and answers the client that asked.
+    private func reload(_ outcome: ReloadOutcome) {
+        let requester = outcome.requester
+        let new: DaemonConfiguration
+        switch outcome.result {
+        case .failure(let error):
+            logger.error(
+                "reload failed; the running configuration stays",
+                metadata: ["config": "\(outcome.path ?? "built-in defaults")", "error": "\(oneLineProblems(error))"])
+            requester?.connection.send(
+                .error(ProtocolError(.invalidConfiguration, error.description, id: requester?.id)))
+            return
+        case .success(let configuration):
+            new = configuration
+        }
+        let report = ReloadReport.between(configuration, new)
+        // A mode a client chose at run time (`policy`) stays unless the file's
+        // own mode changed: the file did not ask for a different one.
+        var pipelineConfiguration = new.pipeline
+        let runtimeMode = pipeline.policy.configuration.mode
+        if new.pipeline.policy.mode == configuration.pipeline.policy.mode {
+            pipelineConfiguration.policy.mode = runtimeMode
         }
         configuration = new
         let now = now
-        tracer?.record(.reconfigure(at: now, new.pipeline))
-        route(pipeline.reconfigure(new.pipeline, now: now))
+        tracer?.record(.reconfigure(at: now, pipelineConfiguration))
+        route(pipeline.reconfigure(pipelineConfiguration, now: now))
+        if pipelineConfiguration.policy.mode != runtimeMode {
+            logger.info("keyboard mode changed", metadata: ["mode": "\(pipelineConfiguration.policy.mode.rawValue)", "by": "reload"])
+        }
         publishPolicy()
-        logger.info("configuration reloaded")
+        var metadata: Logger.Metadata = ["config": "\(outcome.path ?? "built-in defaults")"]
+        metadata["changed"] = report.changed.isEmpty ? "none" : "\(report.changed.joined(separator: ","))"
+        if !report.restart.isEmpty { metadata["needs-restart"] = "\(report.restart.joined(separator: ","))" }
+        logger.info("configuration reloaded", metadata: metadata)
+        requester?.connection.send(
+            .reloaded(id: requester?.id, config: outcome.path, changed: report.changed, restart: report.restart))
     }
 }

@@ -1,5 +1,6 @@
 import InsetCore
 import InsetInput
+import InsetProtocol
 import InsetServer
 import Logging
 import ServiceLifecycle
@@ -9,7 +10,7 @@ import ServiceLifecycle
 /// the pipeline's next deadline; with none pending, nothing wakes the daemon.
 final class DaemonCoreService: Service, Sendable {
     private let configuration: DaemonConfiguration
-    private let configPath: String?
+    private let source: ConfigurationSource
     private let monitor: InputMonitor
     private let server: InsetServer
     private let notifier: SystemdNotifier
@@ -18,11 +19,11 @@ final class DaemonCoreService: Service, Sendable {
     private let logger: Logger
 
     init(
-        configuration: DaemonConfiguration, configPath: String?, monitor: InputMonitor, server: InsetServer,
+        configuration: DaemonConfiguration, source: ConfigurationSource, monitor: InputMonitor, server: InsetServer,
         notifier: SystemdNotifier, hangUps: AsyncStream<Void>, logger: Logger
     ) {
         self.configuration = configuration
-        self.configPath = configPath
+        self.source = source
         self.monitor = monitor
         self.server = server
         self.notifier = notifier
@@ -35,6 +36,9 @@ final class DaemonCoreService: Service, Sendable {
         let source = try monitor.start(delivering: { event in continuation.yield(.input(event)) })
         let core = try DaemonCore(
             configuration: configuration, devices: monitor.devices, tabletMode: monitor.tabletMode, logger: logger)
+        core.reloadRequested = { connection, id in
+            Task { await self.reload(continuation, requester: (connection, id)) }
+        }
         await server.waitUntilListening()
         let keyboards = monitor.devices.filter { if case .keyboard = $0.classification.kind { true } else { false } }
         notifier.notify(
@@ -75,19 +79,30 @@ final class DaemonCoreService: Service, Sendable {
 
     private func reloadOnHangUp(_ continuation: AsyncStream<CoreEvent>.Continuation) async {
         for await _ in hangUps {
-            guard let configPath else {
-                logger.notice("SIGHUP: no configuration file; keeping the built-in defaults")
-                continue
-            }
-            notifier.notify("RELOADING=1")
-            do {
-                let configuration = try await DaemonConfigurationLoader.load(path: configPath)
-                continuation.yield(.reload(configuration))
-            } catch {
-                logger.error("reload failed; the running configuration stays", metadata: ["error": "\(error)"])
-            }
-            notifier.notify("READY=1")
+            await reload(continuation, requester: nil)
         }
+    }
+
+    /// Reads the configuration again (the file may have appeared or gone since
+    /// start) and hands the outcome to the core, framed by `RELOADING=1` and
+    /// `READY=1` for systemd. A failed reload says so in `STATUS=`; what reports
+    /// the failure to systemd is `ExecReload=insetctl reload`, which exits
+    /// non-zero with the file's errors.
+    private func reload(
+        _ continuation: AsyncStream<CoreEvent>.Continuation, requester: (connection: ClientConnection, id: RequestID?)?
+    ) async {
+        notifier.notify("RELOADING=1", "MONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())")
+        let outcome: ReloadOutcome
+        do {
+            let (configuration, path) = try await source.load()
+            outcome = ReloadOutcome(result: .success(configuration), path: path, requester: requester)
+            notifier.notify("READY=1", "STATUS=serving; configuration reloaded from \(path ?? "built-in defaults")")
+        } catch {
+            outcome = ReloadOutcome(result: .failure(error), path: source.path, requester: requester)
+            let first = error.description.split(separator: "\n").first.map(String.init) ?? "\(error)"
+            notifier.notify("READY=1", "STATUS=serving with the previous configuration; reload failed: \(first)")
+        }
+        continuation.yield(.reload(outcome))
     }
 
     private func pingWatchdog(every interval: Duration) async {

@@ -31,9 +31,10 @@ public func writeToStandardError(_ text: String) {
     writeAll(2, Array(text.utf8))
 }
 
-/// Writes log lines to standard error. Under systemd (`JOURNAL_STREAM` set) each
-/// line starts with its syslog priority (`<6>` for info), which journald turns
-/// into the entry's priority; otherwise it carries a timestamp and the level.
+/// Writes log lines to standard error. When standard error is journald's stream
+/// each line starts with its syslog priority (`<6>` for info), which journald
+/// turns into the entry's priority, then the subsystem (`insetd.input: ...`);
+/// otherwise it carries a timestamp, the level and the subsystem.
 public struct DaemonLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level
@@ -43,7 +44,20 @@ public struct DaemonLogHandler: LogHandler {
     public init(label: String, level: Logger.Level, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.label = label
         logLevel = level
-        journal = environment["JOURNAL_STREAM"] != nil
+        journal = Self.standardErrorIsJournal(environment: environment)
+    }
+
+    /// Whether standard error is the journal stream systemd connected: as
+    /// systemd.exec(5) says, `JOURNAL_STREAM` (`DEVICE:INODE`) must match stderr's
+    /// own device and inode, since a child whose stderr was redirected (a pipe,
+    /// a file) inherits the variable without the stream.
+    static func standardErrorIsJournal(environment: [String: String], descriptor: Int32 = 2) -> Bool {
+        guard let value = environment["JOURNAL_STREAM"] else { return false }
+        let parts = value.split(separator: ":")
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return false }
+        return UInt64(status.st_dev) == device && UInt64(status.st_ino) == inode
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -58,7 +72,7 @@ public struct DaemonLogHandler: LogHandler {
     func render(_ event: LogEvent) -> String {
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
         let fields = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        if journal { return "<\(Self.priority(event.level))>\(event.message)\(fields)\n" }
+        if journal { return "<\(Self.priority(event.level))>\(label): \(event.message)\(fields)\n" }
         let time = Date().formatted(.iso8601)
         return "\(time) \(event.level) \(label): \(event.message)\(fields)\n"
     }

@@ -43,6 +43,14 @@ public struct SystemdNotifier: Sendable {
         return sent == message.count
     }
 
+    /// CLOCK_MONOTONIC in microseconds, for `MONOTONIC_USEC=` beside `RELOADING=1`
+    /// (systemd matches a reload to the request it answers by this time).
+    public static func monotonicMicroseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000 + UInt64(time.tv_nsec) / 1000
+    }
+
     /// The watchdog interval systemd expects pings within (`WatchdogSec=`).
     public static func watchdogInterval(environment: [String: String] = ProcessInfo.processInfo.environment) -> Duration? {
         guard let text = environment["WATCHDOG_USEC"], let usec = Int64(text), usec > 0 else { return nil }

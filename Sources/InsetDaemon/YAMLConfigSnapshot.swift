@@ -22,15 +22,26 @@ struct YAMLConfigSnapshot: FileConfigSnapshot {
 
     let providerName: String
     let values: [String: Value]
+    /// Where each dotted key's value starts, and each list item, for errors.
+    let layout: YAMLLayout
 
     init(data: RawSpan, providerName: String, parsingOptions: ParsingOptions) throws {
         let root = try data.withUnsafeBytes { (bytes) throws(YAMLError) in try YAMLNode.parse(bytes) }
         self.providerName = providerName
-        self.values = try root.map(Self.flatten) ?? [:]
+        var layout = YAMLLayout()
+        self.values = try root.map { (root) throws(YAMLError) in try Self.flatten(root, layout: &layout) } ?? [:]
+        self.layout = layout
     }
 
-    /// Dotted keys for every scalar or scalar list under the top-level mapping.
     static func flatten(_ root: YAMLNode) throws(YAMLError) -> [String: Value] {
+        var layout = YAMLLayout()
+        return try flatten(root, layout: &layout)
+    }
+
+    /// Dotted keys for every scalar or scalar list under the top-level mapping;
+    /// `layout` gets their positions, the sections, and every key given twice
+    /// (only the first one's value is kept).
+    static func flatten(_ root: YAMLNode, layout: inout YAMLLayout) throws(YAMLError) -> [String: Value] {
         // `---` alone, or `~`: a document whose content is null, nothing configured.
         if let scalar = root.scalar, scalar.plain, ["", "~", "null", "Null", "NULL"].contains(scalar.text) { return [:] }
         guard case .mapping(let top) = root.kind else {
@@ -48,12 +59,21 @@ struct YAMLConfigSnapshot: FileConfigSnapshot {
                     description: "the key at line \(pair.key.line), column \(pair.key.column) is not a scalar (a name)")
             }
             let key = prefix.isEmpty ? name : "\(prefix).\(name)"
+            let here = YAMLLayout.Position(line: pair.key.line, column: pair.key.column)
+            if let first = layout.keys[key] {
+                layout.duplicates.append(.init(key: key, at: here, first: first))
+                continue
+            }
+            layout.keys[key] = here
+            layout.values[key] = YAMLLayout.Position(line: pair.value.line, column: pair.value.column)
             switch pair.value.kind {
             case .mapping(let children):
+                layout.sections.insert(key)
                 pending.append(contentsOf: children.map { (key, $0) })
             case .scalar(let scalar):
                 values[key] = .scalar(scalar)
             case .sequence(let items):
+                layout.items[key] = items.map { YAMLLayout.Position(line: $0.line, column: $0.column) }
                 values[key] = .sequence(
                     try items.map { (item) throws(YAMLError) in
                         guard let scalar = item.scalar else {
@@ -151,4 +171,26 @@ enum YAMLScalar {
             return Double(digits)
         }
     }
+}
+
+/// Where things are in a configuration file: each dotted key's own position and
+/// its value's, list items' positions, which keys are sections (mappings), and
+/// keys given twice. The loader uses it to name line and column in every error.
+struct YAMLLayout: Sendable, Equatable {
+    struct Position: Sendable, Hashable {
+        var line: Int
+        var column: Int
+    }
+
+    struct Duplicate: Sendable, Hashable {
+        var key: String
+        var at: Position
+        var first: Position
+    }
+
+    var keys: [String: Position] = [:]
+    var values: [String: Position] = [:]
+    var items: [String: [Position]] = [:]
+    var sections: Set<String> = []
+    var duplicates: [Duplicate] = []
 }

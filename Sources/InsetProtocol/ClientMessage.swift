@@ -98,6 +98,8 @@ public enum ClientMessage: Hashable, Sendable {
     case policy(mode: KeyboardMode)
     case status
     case devices
+    /// Re-read the configuration file (a control request; answered `reloaded`).
+    case reload
 }
 
 /// A message as read from one line: its request id (when it had one) and content.
@@ -133,7 +135,7 @@ extension ClientMessage {
     public func pipelineEvent(for client: ClientID) -> PipelineEvent? {
         func view(_ name: String) -> ViewID { ViewID(client: client, name: name) }
         switch self {
-        case .hello, .subscribe, .status, .devices, .command(.rotate): return nil
+        case .hello, .subscribe, .status, .devices, .command(.rotate), .reload: return nil
         case .register(let wire): return .register(view(wire.view), wire.description)
         case .update(let wire): return .update(view(wire.view), wire.description)
         case .unregister(let name): return .unregister(view(name))

@@ -25,6 +25,7 @@ public enum ClientMessageDecoder {
     public static let types = [
         "hello", "register", "update", "unregister", "focus", "blur", "scroll", "transition", "dismiss",
         "subscribe", "command", "policy", "status", "devices",
+        "reload",
     ]
 
     public static func decode(_ line: some DataProtocol) throws(ProtocolError) -> ClientRequest {
@@ -84,6 +85,7 @@ public enum ClientMessageDecoder {
         case "policy": message = .policy(mode: try payload(Policy.self).mode)
         case "status": message = .status
         case "devices": message = .devices
+        case "reload": message = .reload
         default:
             throw ProtocolError(.unknownType, "unknown type \"\(type)\" (known: \(types.joined(separator: ", ")))", id: id)
         }

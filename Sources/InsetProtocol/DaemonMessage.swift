@@ -67,6 +67,9 @@ public enum DaemonMessage: Hashable, Sendable {
     case error(ProtocolError)
     /// The daemon is going away (`shutdown`) or dropping this client.
     case bye(reason: String)
+    /// The answer to `reload`: the file read (nil, no `config`: built-in defaults), the keys
+    /// whose new values apply now, and those that take effect after a restart.
+    case reloaded(id: RequestID?, config: String?, changed: [String], restart: [String])
 
     /// The message as one line of JSON, newline included, keys sorted so the same
     /// message always gives the same bytes.
@@ -126,6 +129,13 @@ public enum DaemonMessage: Hashable, Sendable {
             if let id = error.id { object["id"] = id.json }
         case .bye(let reason):
             object = ["type": "bye", "reason": .string(reason)]
+        case .reloaded(let id, let config, let changed, let restart):
+            object = [
+                "type": "reloaded", "changed": .array(changed.map(JSONValue.string)),
+                "restart": .array(restart.map(JSONValue.string)),
+            ]
+            if let config { object["config"] = .string(config) }
+            if let id { object["id"] = id.json }
         }
         return object
     }

@@ -92,6 +92,10 @@ private struct DecodedMessage: Decodable {
             message = .error(
                 ProtocolError(try field("code", as: ErrorCode.self), try field("message", as: String.self), id: id))
         case "bye": message = .bye(reason: try field("reason", as: String.self))
+        case "reloaded":
+            message = .reloaded(
+                id: id, config: object.contains(Key(stringValue: "config")) ? try field("config", as: String.self) : nil,
+                changed: try field("changed", as: [String].self), restart: try field("restart", as: [String].self))
         default: throw ProtocolError(.unknownType, "unknown daemon message \"\(type)\"")
         }
     }

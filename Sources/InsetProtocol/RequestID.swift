@@ -49,4 +49,6 @@ public enum ErrorCode: String, Codable, Hashable, Sendable, CaseIterable {
     case lineTooLong = "line-too-long"
     /// The client fell too far behind; it is disconnected after this error.
     case tooSlow = "too-slow"
+    /// A reload found the configuration file unusable; the running one stays.
+    case invalidConfiguration = "invalid-configuration"
 }

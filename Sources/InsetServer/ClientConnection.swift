@@ -16,6 +16,8 @@ public final class ClientConnection: Sendable {
     // Touched only on `channel.eventLoop`.
     private let queue: NIOLoopBoundBox<OutboundQueue>
     private let closing: NIOLoopBoundBox<Bool>
+    /// Why insetd closed the connection (nil: it did not), for the disconnect log line.
+    let closeReason: NIOLoopBoundBox<String?>
     private let flushScheduled: NIOLoopBoundBox<Bool>
     /// What this loop task sent while nothing was queued, written as one buffer
     /// when the task ends (one trip through the channel pipeline, one iovec).
@@ -33,6 +35,7 @@ public final class ClientConnection: Sendable {
         self.logger = logger
         queue = NIOLoopBoundBox(OutboundQueue(capacity: capacity), eventLoop: channel.eventLoop)
         closing = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
+        closeReason = NIOLoopBoundBox(nil, eventLoop: channel.eventLoop)
         flushScheduled = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
         staged = NIOLoopBoundBox(nil, eventLoop: channel.eventLoop)
     }
@@ -68,6 +71,11 @@ public final class ClientConnection: Sendable {
         channel.eventLoop.execute {
             guard !self.closing.value else { return }
             self.closing.value = true
+            switch message {
+            case .error(let error): self.closeReason.value = error.code.rawValue
+            case .bye(let reason): self.closeReason.value = reason
+            default: self.closeReason.value = "closed by insetd"
+            }
             let forced = self.channel.eventLoop.scheduleTask(in: .milliseconds(250)) {
                 self.channel.close(promise: nil)
             }

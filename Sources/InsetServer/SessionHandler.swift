@@ -20,6 +20,8 @@ final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
     private let logger: Logger
     private var framer: LineFramer
     private var version: Int?
+    /// The socket error that ended the connection, if one did.
+    private var connectionError: String?
 
     init(
         connection: ClientConnection, authorization: Authorization, lineLimit: Int,
@@ -54,12 +56,16 @@ final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func channelInactive(context: ChannelHandlerContext) {
         if version != nil { events.yield(.left(connection.id)) }
-        logger.debug("client disconnected", metadata: ["client": "\(connection.id)"])
+        // Info with the reason: who left and why (the client closed, insetd
+        // dropped it for a protocol or queue error, or the socket failed).
+        let reason = connection.closeReason.value ?? connectionError ?? "closed by the client"
+        logger.info("client disconnected", metadata: ["client": "\(connection.id)", "reason": "\(reason)"])
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         logger.debug("client connection error", metadata: ["client": "\(connection.id)", "error": "\(error)"])
+        connectionError = connectionError ?? "connection error: \(error)"
         context.close(promise: nil)
     }
 
@@ -95,7 +101,7 @@ final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
             return
         }
         switch request.message {
-        case .command, .policy:
+        case .command, .policy, .reload:
             guard authorization.allowsControl(connection.peer) else {
                 logger.notice(
                     "control command refused", metadata: ["client": "\(connection.id)", "peer": "\(connection.peer)"])

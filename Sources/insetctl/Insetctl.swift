@@ -1,6 +1,7 @@
 // insetctl: look at and steer insetd from a terminal.
 import ArgumentParser
 import Foundation
+import InsetVersion
 
 struct SocketOptions: ParsableArguments {
     @Option(name: .long, help: "insetd's socket (default: $INSETD_SOCKET, $XDG_RUNTIME_DIR/insetd.sock, /run/insetd/insetd.sock).")
@@ -25,9 +26,11 @@ struct Insetctl: ParsableCommand {
         commandName: "insetctl",
         abstract: "Look at and steer insetd, the on-screen keyboard authority.",
         discussion: "Shell completions: insetctl --generate-completion-script bash|zsh|fish",
+        version: InsetVersion.current,
         subcommands: [
             Status.self, Devices.self, Watch.self, Show.self, Hide.self, Toggle.self, Rotate.self, Simulate.self,
             Replay.self,
+            Mode.self, Keys.self, Reload.self,
         ])
 }
 
@@ -35,12 +38,14 @@ extension Insetctl {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Keyboard state, screen, mode and counts.")
         @OptionGroup var options: SocketOptions
-        @Flag(help: "Print the raw status message.") var json = false
+        @Flag(help: "Print the status object as one line of JSON (state, clients, views).") var json = false
 
         func run() throws {
             let channel = try options.connect()
-            let reply = try channel.request(["type": "status"])
-            if json { return print(Output.json(reply)) }
+            var reply = try channel.request(["type": "status"])
+            // The request id is insetctl's own bookkeeping, not part of the status.
+            reply["id"] = nil
+            if json { return print(Output.jsonLine(reply)) }
             print(Output.status(reply))
         }
     }
@@ -52,7 +57,7 @@ extension Insetctl {
 
         func run() throws {
             let devices = try options.connect().request(["type": "devices"])["devices"] as? [[String: Any]] ?? []
-            if json { return print(Output.json(devices)) }
+            if json { return print(Output.jsonLine(devices)) }
             print(Output.devices(devices))
         }
     }

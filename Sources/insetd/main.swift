@@ -1,10 +1,11 @@
 // insetd: the on-screen keyboard authority daemon. Everything lives in the
 // InsetDaemon library; this is its command line.
 import ArgumentParser
-import Dispatch
 import Glibc
 import InsetDaemon
 import InsetInput
+import InsetVersion
+import Logging
 
 /// The entry point: hands Swift concurrency to the event loop before any task
 /// exists (see `DaemonRuntime`), then runs the command on it.
@@ -12,11 +13,12 @@ import InsetInput
 enum InsetdMain {
     static func main() {
         DaemonRuntime.takeOverConcurrency()
-        Task {
+        // Detached: a task inheriting the main actor would start on the main queue.
+        Task.detached {
             await Insetd.main()
             exit(0)
         }
-        dispatchMain()
+        DaemonRuntime.parkMainThread()
     }
 }
 
@@ -29,11 +31,16 @@ struct Insetd: AsyncParsableCommand {
             (socket-activated under systemd, else --socket, $RUNTIME_DIRECTORY/insetd.sock, \
             /run/insetd/insetd.sock as root, or $XDG_RUNTIME_DIR/insetd.sock). \
             Without --config it reads /etc/insetd/insetd.yaml if present, else built-in defaults. \
-            SIGHUP reloads the configuration; SIGTERM stops gracefully.
-            """)
+            SIGHUP (or insetctl reload) reloads the configuration; SIGTERM stops gracefully. \
+            A bad configuration at start exits with status 78 (EX_CONFIG).
+            """,
+        version: InsetVersion.current)
 
     @Option(name: .long, help: "Configuration file (YAML).")
     var config: String?
+
+    @Option(name: .customLong("log-level"), help: "Override log-level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level?
 
     @Option(name: .long, help: "Socket path to bind (ignored under socket activation).")
     var socket: String?
@@ -58,17 +65,20 @@ struct Insetd: AsyncParsableCommand {
                 return
             } catch {
                 writeToStandardError("\(error)\n")
-                throw ExitCode(1)
+                throw ExitCode(Daemon.configurationExitStatus)
             }
         }
         do {
-            try await Daemon.run(
-                .init(
-                    configPath: config, socketPath: socket, ueventSource: ueventSource, tracePath: trace,
-                    traceOutputPath: traceOutput))
+            var options = Daemon.Options(
+                configPath: config, socketPath: socket, ueventSource: ueventSource, tracePath: trace,
+                traceOutputPath: traceOutput)
+            options.logLevel = logLevel
+            try await Daemon.run(options)
         } catch let error as ConfigurationError {
+            // EX_CONFIG: the unit's RestartPreventExitStatus=78 keeps systemd from
+            // restarting into the same error.
             writeToStandardError("insetd: invalid configuration\n\(error)\n")
-            throw ExitCode(1)
+            throw ExitCode(Daemon.configurationExitStatus)
         } catch {
             writeToStandardError("insetd: \(error)\n")
             throw ExitCode(1)
@@ -77,3 +87,4 @@ struct Insetd: AsyncParsableCommand {
 }
 
 extension UeventSource: ExpressibleByArgument {}
+extension Logger.Level: @retroactive ExpressibleByArgument {}

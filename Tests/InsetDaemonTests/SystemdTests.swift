@@ -19,7 +19,8 @@ let insetdBinary = InsetdLauncher.binary
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("insetd-units-\(UUID().uuidString.prefix(8))")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let service = try String(contentsOf: repositoryRoot.appendingPathComponent("systemd/insetd.service"), encoding: .utf8)
-        try service.replacingOccurrences(of: "/usr/bin/insetd", with: insetdBinary.path)
+        try service.replacingOccurrences(of: "/usr/bin/insetd\n", with: insetdBinary.path + "\n")
+            .replacingOccurrences(of: "/usr/bin/insetctl", with: insetdBinary.deletingLastPathComponent().appendingPathComponent("insetctl").path)
             .write(to: directory.appendingPathComponent("insetd.service"), atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(
             at: repositoryRoot.appendingPathComponent("systemd/insetd.socket"),

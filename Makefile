@@ -1,0 +1,125 @@
+# Builds and installs insetd the way an administrator expects:
+#
+#   make                                  release build of insetd and insetctl
+#   sudo make install                     into /usr/local (PREFIX), units and all
+#   make install PREFIX=/usr DESTDIR=pkg  staged, for a package or an image
+#   sudo make uninstall                   removes what install put there
+#
+# The Swift runtime is linked statically (STATIC=1, the default) so the installed
+# daemon needs no Swift toolchain and no path the unit's ProtectHome= hides, only
+# libudev, libevdev and libyaml. STATIC=0 links it dynamically (the binaries then
+# need the toolchain's runtime where they were built). docs/DAEMON.md has the whole
+# path from clone to a running socket.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/insetd
+# systemd and systemd-sysusers search PREFIX/lib/... for both /usr and /usr/local.
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+# insetd reads /etc/insetd/insetd.yaml whatever the prefix.
+SYSCONFDIR ?= /etc
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+
+SWIFT ?= swift
+STATIC ?= 1
+ifeq ($(STATIC),1)
+SCRATCH ?= .build-static
+LINK := --static-swift-stdlib
+else
+SCRATCH ?= .build
+LINK :=
+endif
+SWIFT_BUILD = $(SWIFT) build -c release --scratch-path $(SCRATCH) $(LINK)
+RELEASE = $(SCRATCH)/release
+
+INSTALL ?= install
+PROGRAMS = insetd insetctl
+
+.PHONY: all build install uninstall man completions check-install clean
+
+all: build
+
+build:
+	$(SWIFT_BUILD) --product insetd
+	$(SWIFT_BUILD) --product insetctl
+
+install: build
+	$(INSTALL) -d $(DESTDIR)$(BINDIR)
+	$(INSTALL) -m 0755 $(RELEASE)/insetd $(RELEASE)/insetctl $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -d $(DESTDIR)$(UNITDIR)
+	# Commands and documents where this install puts them; the man pages join
+	# Documentation= here, where they are installed too (systemd-analyze verify
+	# checks that each one opens).
+	sed -e 's|/usr/bin/|$(BINDIR)/|g' -e 's|/usr/share/doc/insetd/|$(DOCDIR)/|g' \
+	    -e 's|^Documentation=|Documentation=man:insetd(8) man:insetd.yaml(5) |' \
+	    systemd/insetd.service > $(DESTDIR)$(UNITDIR)/insetd.service
+	$(INSTALL) -m 0644 systemd/insetd.socket $(DESTDIR)$(UNITDIR)/insetd.socket
+	chmod 0644 $(DESTDIR)$(UNITDIR)/insetd.service
+	$(INSTALL) -D -m 0644 systemd/insetd.sysusers $(DESTDIR)$(SYSUSERSDIR)/insetd.conf
+	# The shipped configuration only when there is none: never overwrite an
+	# administrator's file.
+	$(INSTALL) -d $(DESTDIR)$(SYSCONFDIR)/insetd
+	[ -e $(DESTDIR)$(SYSCONFDIR)/insetd/insetd.yaml ] || \
+	    $(INSTALL) -m 0644 config/insetd.yaml $(DESTDIR)$(SYSCONFDIR)/insetd/insetd.yaml
+	$(INSTALL) -D -m 0644 man/insetd.8 $(DESTDIR)$(MANDIR)/man8/insetd.8
+	$(INSTALL) -D -m 0644 man/insetctl.1 $(DESTDIR)$(MANDIR)/man1/insetctl.1
+	$(INSTALL) -D -m 0644 man/insetd.yaml.5 $(DESTDIR)$(MANDIR)/man5/insetd.yaml.5
+	$(INSTALL) -D -m 0644 completions/insetctl.bash $(DESTDIR)$(BASHCOMPDIR)/insetctl
+	$(INSTALL) -D -m 0644 completions/insetd.bash $(DESTDIR)$(BASHCOMPDIR)/insetd
+	$(INSTALL) -D -m 0644 completions/_insetctl $(DESTDIR)$(ZSHCOMPDIR)/_insetctl
+	$(INSTALL) -D -m 0644 completions/_insetd $(DESTDIR)$(ZSHCOMPDIR)/_insetd
+	$(INSTALL) -D -m 0644 completions/insetctl.fish $(DESTDIR)$(FISHCOMPDIR)/insetctl.fish
+	$(INSTALL) -D -m 0644 completions/insetd.fish $(DESTDIR)$(FISHCOMPDIR)/insetd.fish
+	$(INSTALL) -d $(DESTDIR)$(DOCDIR)
+	$(INSTALL) -m 0644 README.md docs/PROTOCOL.md docs/DAEMON.md LICENSE $(DESTDIR)$(DOCDIR)/
+	@echo "installed; next: systemd-sysusers && systemctl daemon-reload && systemctl enable --now insetd.socket"
+
+# Leaves /etc/insetd/insetd.yaml: it may hold the administrator's changes.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/insetd $(DESTDIR)$(BINDIR)/insetctl
+	rm -f $(DESTDIR)$(UNITDIR)/insetd.service $(DESTDIR)$(UNITDIR)/insetd.socket
+	rm -f $(DESTDIR)$(SYSUSERSDIR)/insetd.conf
+	rm -f $(DESTDIR)$(MANDIR)/man8/insetd.8 $(DESTDIR)$(MANDIR)/man1/insetctl.1 $(DESTDIR)$(MANDIR)/man5/insetd.yaml.5
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/insetctl $(DESTDIR)$(BASHCOMPDIR)/insetd
+	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_insetctl $(DESTDIR)$(ZSHCOMPDIR)/_insetd
+	rm -f $(DESTDIR)$(FISHCOMPDIR)/insetctl.fish $(DESTDIR)$(FISHCOMPDIR)/insetd.fish
+	rm -f $(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(DOCDIR)/PROTOCOL.md $(DESTDIR)$(DOCDIR)/DAEMON.md $(DESTDIR)$(DOCDIR)/LICENSE
+	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
+	@echo "uninstalled; $(SYSCONFDIR)/insetd/insetd.yaml is kept"
+
+# Regenerates the committed man pages insetd.8 and insetctl.1 and the completions
+# from the binaries' own argument definitions (swift-argument-parser's
+# generate-manual plugin and --generate-completion-script); insetd.yaml.5 is
+# written by hand. Run after changing an option or subcommand.
+man:
+	$(SWIFT) build --product insetd
+	$(SWIFT) build --product insetctl
+	# Running the plugin builds its tool, generate-manual, which is then run per
+	# binary for the right section (the plugin itself gives every page one).
+	$(SWIFT) package plugin generate-manual --help >/dev/null
+	.build/debug/generate-manual-tool .build/debug/insetd --section 8 --date $$(git log -1 --format=%cs) \
+	    --output-directory man
+	.build/debug/generate-manual-tool .build/debug/insetctl --section 1 --date $$(git log -1 --format=%cs) \
+	    --output-directory man
+
+completions:
+	$(SWIFT) build --product insetd
+	$(SWIFT) build --product insetctl
+	for shell in bash zsh fish; do \
+	    .build/debug/insetctl --generate-completion-script $$shell > completions/insetctl.$$shell; \
+	    .build/debug/insetd --generate-completion-script $$shell > completions/insetd.$$shell; \
+	done
+	mv completions/insetctl.zsh completions/_insetctl
+	mv completions/insetd.zsh completions/_insetd
+
+# Installs into a scratch DESTDIR and checks the result (scripts/test-install).
+check-install:
+	scripts/test-install
+
+clean:
+	rm -rf $(SCRATCH)/release

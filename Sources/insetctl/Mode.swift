@@ -1,0 +1,31 @@
+import ArgumentParser
+import InsetCore
+
+extension Insetctl {
+    /// The keyboard mode at run time (the protocol's `policy` request); the
+    /// file's `keyboard.mode` is what insetd starts with, and a reload keeps
+    /// this choice unless the file's mode changed.
+    struct Mode: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show or set the keyboard mode: auto, always or never.",
+            discussion: """
+                auto shows the on-screen keyboard only when no hardware keyboard is usable; always and never \
+                override that. Without an argument, prints the current mode. Setting it needs root or the insetd group.
+                """)
+        @OptionGroup var options: SocketOptions
+        @Argument(help: "auto, always or never.") var mode: KeyboardMode?
+
+        func run() throws {
+            let channel = try options.connect()
+            if let mode {
+                _ = try channel.request(["type": "policy", "mode": mode.rawValue])
+                print(mode.rawValue)
+            } else {
+                let state = try channel.request(["type": "status"])["state"] as? [String: Any] ?? [:]
+                print(state["mode"] as? String ?? "?")
+            }
+        }
+    }
+}
+
+extension KeyboardMode: ExpressibleByArgument {}

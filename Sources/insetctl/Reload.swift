@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+
+extension Insetctl {
+    /// Asks insetd to read its configuration file again and says what came of
+    /// it, so `ExecReload=insetctl reload` makes `systemctl reload insetd` fail
+    /// when the file is bad (the running configuration stays).
+    struct Reload: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Reload insetd's configuration file; print what changed or what is wrong.",
+            discussion: """
+                Exits 0 after a reload, printing the keys that changed and those that need a restart \
+                (systemctl restart insetd). Exits 1 with the file's errors when it is unusable; insetd keeps \
+                running with the configuration it had. Needs root or the insetd group.
+                """)
+        @OptionGroup var options: SocketOptions
+
+        func run() throws {
+            let channel = try options.connect()
+            channel.send(["type": "reload", "id": "reload"])
+            let deadline = Date().addingTimeInterval(10)
+            while let reply = try channel.receive(timeout: max(0, deadline.timeIntervalSinceNow)) {
+                guard reply["id"] as? String == "reload" else { continue }
+                if reply["type"] as? String == "error" {
+                    let message = reply["message"] as? String ?? "?"
+                    if reply["code"] as? String == "invalid-configuration" {
+                        throw CtlError("not reloaded; insetd keeps its running configuration. The file has errors:\n\(message)")
+                    }
+                    let hint = reply["code"] as? String == "not-authorized" ? " (reload needs root or the insetd group)" : ""
+                    throw CtlError("insetd refused: \(message)\(hint)")
+                }
+                print(Output.reloaded(reply))
+                return
+            }
+            throw CtlError("insetd did not answer the reload within 10 s (\(channel.path))")
+        }
+    }
+}
+
+extension Output {
+    static func reloaded(_ reply: [String: Any]) -> String {
+        let changed = reply["changed"] as? [String] ?? []
+        let restart = reply["restart"] as? [String] ?? []
+        var lines = ["reloaded \(reply["config"] as? String ?? "built-in defaults (no configuration file)")"]
+        lines.append("changed: \(changed.isEmpty ? "nothing" : changed.joined(separator: ", "))")
+        if !restart.isEmpty {
+            lines.append("needs a restart (systemctl restart insetd): \(restart.joined(separator: ", "))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// One line of JSON, keys sorted, for scripts (`--json`).
+    static func jsonLine(_ value: Any) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
