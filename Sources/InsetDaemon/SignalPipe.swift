@@ -53,6 +53,15 @@ final class SignalPipe: Sendable {
             close(ends[1])
             throw error
         }
+        // A parent may have started insetd with these signals blocked (a
+        // libdispatch worker's mask passes through posix_spawn): unblocked on
+        // the event loop's thread, which then takes them.
+        try await eventLoop.submit {
+            var set = sigset_t()
+            sigemptyset(&set)
+            for signal in signals { sigaddset(&set, signal) }
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        }.get()
         signalPipeWriteEnd = ends[1]
         for signal in signals {
             var action = sigaction()
