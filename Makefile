@@ -2,6 +2,7 @@
 #
 #   make                                  release build of insetd and insetctl
 #   sudo make install                     into /usr/local (PREFIX), units and all
+#                                         (builds first only if `make` has not)
 #   make install PREFIX=/usr DESTDIR=pkg  staged, for a package or an image
 #   sudo make uninstall                   removes what install put there
 #
@@ -25,7 +26,8 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
-SWIFT ?= swift
+# sudo's secure_path usually lacks the toolchain: fall back to where the README installs it.
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 STATIC ?= 1
 ifeq ($(STATIC),1)
 SCRATCH ?= .build-static
@@ -48,7 +50,12 @@ build:
 	$(SWIFT_BUILD) --product insetd
 	$(SWIFT_BUILD) --product insetctl
 
-install: build
+# Built only when missing, so `make && sudo make install` installs what `make`
+# built without running the toolchain as root.
+$(RELEASE)/insetd $(RELEASE)/insetctl:
+	$(MAKE) build STATIC=$(STATIC)
+
+install: $(RELEASE)/insetd $(RELEASE)/insetctl
 	$(INSTALL) -d $(DESTDIR)$(BINDIR)
 	$(INSTALL) -m 0755 $(RELEASE)/insetd $(RELEASE)/insetctl $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -d $(DESTDIR)$(UNITDIR)
@@ -106,6 +113,8 @@ man:
 	    --output-directory man
 	.build/debug/generate-manual-tool .build/debug/insetctl --section 1 --date $$(git log -1 --format=%cs) \
 	    --output-directory man
+	# insetd has no subcommands; the generator lists one for the built-in help.
+	sed -i '/^\.Ar subcommand$$/d' man/insetd.8
 
 completions:
 	$(SWIFT) build --product insetd

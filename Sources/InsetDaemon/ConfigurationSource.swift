@@ -32,7 +32,7 @@ struct ConfigurationSource: Sendable {
         if let logLevel { configuration.logLevel = logLevel }
         if let output = configuration.trace.outputPath, configuration.trace.path == nil {
             throw ConfigurationError(
-                source: "command line", problems: [.init(key: "--trace-output", value: output, why: "needs --trace as well")])
+                source: ConfigurationError.commandLine, problems: [.init(key: "--trace-output", value: output, why: "needs --trace as well")])
         }
         return (configuration, path)
     }

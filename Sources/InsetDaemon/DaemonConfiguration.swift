@@ -46,6 +46,9 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
     public var source: String
     public var problems: [Problem]
 
+    /// The `source` of problems in the options rather than in a file.
+    public static let commandLine = "command line"
+
     /// One line per problem, `FILE:LINE:COLUMN: key: 'value' why` (the place
     /// as compilers give it, so editors can jump there).
     public var description: String {

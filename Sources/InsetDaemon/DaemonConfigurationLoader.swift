@@ -78,8 +78,11 @@ public enum DaemonConfigurationLoader {
         config.trace.whenFull = values.choice("trace.when-full", default: config.trace.whenFull)
         config.trace.keep = values.integer("trace.keep", default: config.trace.keep, in: 0...100)
         if config.trace.outputPath != nil && config.trace.path == nil {
+            let position = layout?.values["trace.output-path"]
             values.problems.append(
-                .init(key: "trace.output-path", value: config.trace.outputPath!, why: "needs trace.path as well"))
+                .init(
+                    key: "trace.output-path", value: config.trace.outputPath!, why: "needs trace.path as well",
+                    line: position?.line, column: position?.column))
         }
         let problems = (layout.map { values.structureProblems(in: $0) } ?? []) + values.problems
         guard problems.isEmpty else { throw ConfigurationError(source: source, problems: problems) }

@@ -78,7 +78,8 @@ struct Insetd: AsyncParsableCommand {
             // EX_CONFIG: the unit's RestartPreventExitStatus=78 keeps systemd from
             // restarting into the same error.
             writeToStandardError("insetd: invalid configuration\n\(error)\n")
-            throw ExitCode(Daemon.configurationExitStatus)
+            // Options that contradict each other are the caller's to fix: status 1.
+            throw ExitCode(error.source == ConfigurationError.commandLine ? 1 : Daemon.configurationExitStatus)
         } catch {
             writeToStandardError("insetd: \(error)\n")
             throw ExitCode(1)

@@ -19,7 +19,7 @@ import Testing
         } catch {
             #expect(!error.problems.isEmpty, sourceLocation: sourceLocation)
             for line in error.description.split(separator: "\n") {
-                #expect(line.hasPrefix("\(path): "), "\(line)", sourceLocation: sourceLocation)
+                #expect(line.hasPrefix("\(path):"), "\(line)", sourceLocation: sourceLocation)
                 #expect(line.count > path.count + 8, "an error must say what is wrong: \(line)", sourceLocation: sourceLocation)
             }
         }

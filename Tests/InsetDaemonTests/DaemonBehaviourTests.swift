@@ -35,7 +35,13 @@ import Testing
         }
         let socketPath = Self.temporary("sock")
         let log = Self.temporary("log")
-        let daemon = try Self.start(socket: socketPath, environment: ["NOTIFY_SOCKET": notify, "JOURNAL_STREAM": "8:1234"], log: log)
+        // JOURNAL_STREAM names stderr's device and inode, as systemd sets it: the
+        // launcher reopens this file (same inode) as the daemon's stderr.
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        var status = stat()
+        stat(log, &status)
+        let stream = "\(status.st_dev):\(status.st_ino)"
+        let daemon = try Self.start(socket: socketPath, environment: ["NOTIFY_SOCKET": notify, "JOURNAL_STREAM": stream], log: log)
         let ready = await datagram()
         #expect(ready == "READY=1\nSTATUS=serving; 0 input devices, 0 keyboards (udev events)")
         // The socket is up when READY=1 is sent.
@@ -44,7 +50,8 @@ import Testing
         #expect(await datagram() == "STOPPING=1\nSTATUS=stopping")
         await daemon.terminate()
         let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
-        #expect(lines.contains("<6>starting config=built-in defaults"))
+        #expect(lines.contains("<6>insetd: starting config=built-in defaults"), "the subsystem stays: \(lines)")
+        #expect(lines.contains { $0.hasPrefix("<6>insetd.server: listening") })
         #expect(lines.allSatisfy { $0.hasPrefix("<") }, "every line carries a priority: \(lines)")
         for path in [socketPath, log] { unlink(path) }
     }

@@ -63,15 +63,16 @@ func temporaryConfig(_ text: String) throws -> String {
         } catch {
             #expect(
                 error.description.split(separator: "\n").map { $0.replacingOccurrences(of: path, with: "FILE") } == [
-                    "FILE: keyboard.mode: 'sometimes' is not one of auto, always, never",
-                    "FILE: keyboard.portrait-height: '-3' is out of range (1 to 5000)",
-                    "FILE: keyboard.ignore-external-keyboards: 'perhaps' is not true or false",
-                    "FILE: filter.window-ms: 'fast' is not a whole number",
-                    "FILE: input.uevent-source: 'dbus' is not one of auto, udev, kernel",
-                    "FILE: input.deny: '105' expected vvvv:pppp or vvvv:* (hex), name:GLOB or bus:NAME",
-                    "FILE: input.hotkeys: 'LEFTMETA+KAY=toggle' unknown key name 'KAY'",
-                    "FILE: input.hotkeys: 'LEFTMETA+J=explode' has an unknown action 'explode' (known: show, hide, toggle, rotate, rotate-left, rotate-right)",
-                    "FILE: input.hotkeys: 'nonsense' is not COMBINATION=ACTION (like LEFTMETA+K=toggle)",
+                    // Line and column of each value, counted by hand (a quoted item's column is its quote's).
+                    "FILE:1:18: keyboard.mode: 'sometimes' is not one of auto, always, never",
+                    "FILE:1:46: keyboard.portrait-height: '-3' is out of range (1 to 5000)",
+                    "FILE:1:77: keyboard.ignore-external-keyboards: 'perhaps' is not true or false",
+                    "FILE:2:21: filter.window-ms: 'fast' is not a whole number",
+                    "FILE:4:18: input.uevent-source: 'dbus' is not one of auto, udev, kernel",
+                    "FILE:5:10: input.deny: '105' expected vvvv:pppp or vvvv:* (hex), name:GLOB or bus:NAME",
+                    "FILE:6:13: input.hotkeys: 'LEFTMETA+KAY=toggle' unknown key name 'KAY'",
+                    "FILE:6:36: input.hotkeys: 'LEFTMETA+J=explode' has an unknown action 'explode' (known: show, hide, toggle, rotate, rotate-left, rotate-right)",
+                    "FILE:6:58: input.hotkeys: 'nonsense' is not COMBINATION=ACTION (like LEFTMETA+K=toggle)",
                 ])
         }
     }
@@ -89,10 +90,10 @@ func temporaryConfig(_ text: String) throws -> String {
         } catch {
             #expect(
                 error.description.split(separator: "\n").map { $0.replacingOccurrences(of: path, with: "FILE") } == [
-                    "FILE: trace.max-bytes: '10' is out of range (4096 to 1099511627776)",
-                    "FILE: trace.when-full: 'wrap' is not one of stop, rotate",
-                    "FILE: trace.keep: '-1' is out of range (0 to 100)",
-                    "FILE: trace.output-path: '/tmp/o.jsonl' needs trace.path as well",
+                    "FILE:1:47: trace.max-bytes: '10' is out of range (4096 to 1099511627776)",
+                    "FILE:1:62: trace.when-full: 'wrap' is not one of stop, rotate",
+                    "FILE:1:74: trace.keep: '-1' is out of range (0 to 100)",
+                    "FILE:1:22: trace.output-path: '/tmp/o.jsonl' needs trace.path as well",
                 ])
         }
     }
