@@ -41,6 +41,8 @@ let package = Package(
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         // The configuration file's parser (see InsetDaemon's YAMLNode for why not Yams).
         .systemLibrary(name: "CLibyaml", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        // The Swift runtime's global-executor hook, by name (see DaemonRuntime).
+        .target(name: "CConcurrencyHook"),
         .systemLibrary(name: "CUMockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
         // Hardware: udev discovery, evdev reading, classification, hotkeys, tablet mode.
         .target(
@@ -77,10 +79,9 @@ let package = Package(
             dependencies: [
                 "InsetCore", "InsetInput", "InsetProtocol", "InsetServer", "InsetTrace",
                 .product(name: "Configuration", package: "swift-configuration"),
-                "CLibyaml",
+                "CLibyaml", "CConcurrencyHook",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
@@ -122,6 +123,9 @@ let package = Package(
             ],
             path: "Examples/inset-demo"
         ),
+        // The Swift client library in a program: follows one focused view across daemon
+        // restarts (scripts/systemd-test runs it against a real systemd).
+        .executableTarget(name: "inset-follow", dependencies: ["InsetClient", "InsetCore"], path: "Examples/inset-follow"),
         .testTarget(
             name: "InsetCoreTests",
             dependencies: [

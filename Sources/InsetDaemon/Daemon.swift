@@ -75,9 +75,14 @@ public enum Daemon {
                 listener: listener, authorization: configuration.authorization,
                 outboundCapacity: configuration.outboundQueue, eventLoopGroup: DaemonRuntime.group),
             logger: Logger(label: "insetd.server"))
+        let (hangUps, hangUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let (stops, stop) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let signals = try await SignalPipe.start(trapping: [SIGTERM, SIGINT, SIGHUP], on: DaemonRuntime.group.any()) {
+            if $0 == SIGHUP { hangUp.yield() } else { stop.yield() }
+        }
         let core = DaemonCoreService(
             configuration: configuration, source: source, monitor: monitor, server: server,
-            notifier: SystemdNotifier(), logger: Logger(label: "insetd.core"))
+            notifier: SystemdNotifier(), hangUps: hangUps, logger: Logger(label: "insetd.core"))
         let group = ServiceGroup(
             configuration: .init(
                 services: [
@@ -87,8 +92,14 @@ public enum Daemon {
                     + (configuration.webSocket.service(server: server, group: DaemonRuntime.group, logger: logger).map {
                         [.init(service: $0)]
                     } ?? []),
-                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+                logger: logger))
+        // SIGTERM and SIGINT stop gracefully; SignalPipe says why not the group's own signal handling.
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { for await _ in stops { await group.triggerGracefulShutdown() } }
+            defer { tasks.cancelAll() }
+            try await group.run()
+        }
+        await signals.stop()
         logger.info("stopped")
     }
 }

@@ -4,7 +4,6 @@ import InsetProtocol
 import InsetServer
 import Logging
 import ServiceLifecycle
-import UnixSignals
 
 /// Runs the core: starts input reading, waits for the socket, tells systemd it
 /// is ready, then feeds every event to `DaemonCore` in order. The only timer is
@@ -15,17 +14,20 @@ final class DaemonCoreService: Service, Sendable {
     private let monitor: InputMonitor
     private let server: InsetServer
     private let notifier: SystemdNotifier
+    /// One element per SIGHUP (see `SignalPipe`).
+    private let hangUps: AsyncStream<Void>
     private let logger: Logger
 
     init(
         configuration: DaemonConfiguration, source: ConfigurationSource, monitor: InputMonitor, server: InsetServer,
-        notifier: SystemdNotifier, logger: Logger
+        notifier: SystemdNotifier, hangUps: AsyncStream<Void>, logger: Logger
     ) {
         self.configuration = configuration
         self.source = source
         self.monitor = monitor
         self.server = server
         self.notifier = notifier
+        self.hangUps = hangUps
         self.logger = logger
     }
 
@@ -76,7 +78,7 @@ final class DaemonCoreService: Service, Sendable {
     }
 
     private func reloadOnHangUp(_ continuation: AsyncStream<CoreEvent>.Continuation) async {
-        for await _ in await UnixSignalsSequence(trapping: .sighup) {
+        for await _ in hangUps {
             await reload(continuation, requester: nil)
         }
     }

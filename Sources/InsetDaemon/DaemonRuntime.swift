@@ -1,3 +1,5 @@
+import CConcurrencyHook
+import Glibc
 import NIOCore
 import NIOPosix
 
@@ -13,12 +15,32 @@ import NIOPosix
 public enum DaemonRuntime {
     /// Makes NIO's singleton event loop group (one thread) Swift's global
     /// executor. Call it first in `main`, before any task exists; false when
-    /// the runtime refused (the daemon then runs on libdispatch, correctly but
-    /// with the costs above).
+    /// another hook is already installed (the daemon then runs on it, or on
+    /// libdispatch, correctly but with the costs above).
+    ///
+    /// This is NIO's `unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor`
+    /// with the hook reached by name (`CConcurrencyHook`) instead of `dlsym`,
+    /// which finds nothing in an executable linked with `--static-swift-stdlib`:
+    /// there NIO's take-over returned false and four libdispatch workers ran.
     @discardableResult
     public static func takeOverConcurrency() -> Bool {
         NIOSingletons.groupLoopCountSuggestion = 1
-        return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        // The runtime's hook type (ConcurrencyHooks.def), as NIO assumes it too.
+        typealias EnqueueGlobalHook = @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void
+        let slot = insetd_swift_task_enqueueGlobal_hook()
+        guard slot.pointee == nil else { return false }
+        let hook: EnqueueGlobalHook = { job, _ in
+            MultiThreadedEventLoopGroup.singleton.any().executor.enqueue(ExecutorJob(job))
+        }
+        slot.pointee = unsafeBitCast(hook, to: UnsafeMutableRawPointer.self)
+        return true
+    }
+
+    /// Parks the calling (main) thread for good, without libdispatch:
+    /// `dispatchMain()` would hand the main queue to a dispatch worker as the
+    /// main thread exits. Signal handlers may run on it (`SignalPipe`).
+    public static func parkMainThread() -> Never {
+        while true { pause() }
     }
 
     /// The event loop group the server and the timers use.

@@ -1,7 +1,6 @@
 // insetd: the on-screen keyboard authority daemon. Everything lives in the
 // InsetDaemon library; this is its command line.
 import ArgumentParser
-import Dispatch
 import Glibc
 import InsetDaemon
 import InsetInput
@@ -14,11 +13,12 @@ import Logging
 enum InsetdMain {
     static func main() {
         DaemonRuntime.takeOverConcurrency()
-        Task {
+        // Detached: a task inheriting the main actor would start on the main queue.
+        Task.detached {
             await Insetd.main()
             exit(0)
         }
-        dispatchMain()
+        DaemonRuntime.parkMainThread()
     }
 }
 
