@@ -27,7 +27,7 @@ struct Insetctl: ParsableCommand {
         discussion: "Shell completions: insetctl --generate-completion-script bash|zsh|fish",
         subcommands: [
             Status.self, Devices.self, Watch.self, Show.self, Hide.self, Toggle.self, Rotate.self, Simulate.self,
-            Replay.self,
+            Replay.self, Wait.self, Events.self,
         ])
 }
 
