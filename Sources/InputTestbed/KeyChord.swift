@@ -43,4 +43,6 @@ public struct KeyChord: Hashable, Sendable, CustomStringConvertible {
 public struct KeyChordError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
     public var description: String { message }
+
+    public init(message: String) { self.message = message }
 }

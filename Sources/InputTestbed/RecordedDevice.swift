@@ -83,6 +83,8 @@ public enum RecordedDevice {
 public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
     public var description: String { message }
+
+    public init(message: String) { self.message = message }
 }
 
 extension StringProtocol {

@@ -125,8 +125,9 @@ public final class TestbedControlServer {
     /// Answers every connection waiting now (returns at once when none is).
     public func serve(_ hardware: EmulatedHardware) {
         while true {
-            let client = accept4(fd, nil, nil, Int32(SOCK_CLOEXEC.rawValue))
+            let client = accept(fd, nil, nil)
             guard client >= 0 else { return }
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             defer { close(client) }
             guard let line = Self.readLine(client, timeoutMilliseconds: 5_000) else { continue }
             let reply =

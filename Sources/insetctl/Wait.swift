@@ -76,7 +76,7 @@ extension Insetctl {
                 or willChangeFrame). No change is missed: insetctl subscribes to insetd's decision \
                 timeline, which starts with the state at that moment. Prints the state when every \
                 condition holds and exits 0; on timeout prints which held, which did not and the \
-                last state, and exits 1; exits 2 when insetd cannot be reached or goes away.
+                last state, and exits 1; exits 2 when insetd cannot be reached within the timeout (it is retried) or goes away.
                 """)
 
         @OptionGroup var options: SocketOptions
@@ -94,7 +94,7 @@ extension Insetctl {
             let deadline = Date().addingTimeInterval(timeout)
             var facts: [String: String] = [:]
             do {
-                let channel = try options.connect()
+                let channel = try connect(before: deadline)
                 // Subscribing first: the timeline's first entry is the state at
                 // that instant, and every later change follows it.
                 channel.send(["type": "subscribe", "topics": ["events"], "id": "wait"])
@@ -115,13 +115,30 @@ extension Insetctl {
                 FileHandle.standardError.write(Data("insetctl: \(error.description)\n".utf8))
                 throw ExitCode(2)
             }
+            report(wanted, facts)
+        }
+
+        /// A test script starts insetd and waits for it at once: keep trying to
+        /// connect until the deadline, then say why not.
+        private func connect(before deadline: Date) throws -> DaemonChannel {
+            while true {
+                do {
+                    return try options.connect()
+                } catch let error as CtlError {
+                    guard deadline.timeIntervalSinceNow > 0.05 else { throw error }
+                    usleep(50_000)
+                }
+            }
+        }
+
+        private func report(_ wanted: [WaitCondition], _ facts: [String: String]) -> Never {
             let held = wanted.filter { facts[$0.name] == $0.value }.map(\.description)
             let missed = wanted.filter { facts[$0.name] != $0.value }.map { "\($0) (is \(facts[$0.name] ?? "unknown"))" }
             let report =
                 "insetctl: timed out after \(Output.n(timeout)) s; held: \(held.isEmpty ? "none" : held.joined(separator: " ")); "
                 + "not held: \(missed.joined(separator: " ")); state: \(facts.isEmpty ? "none received" : WaitCondition.line(facts))"
             print(report)
-            throw ExitCode(1)
+            Insetctl.exit(withError: ExitCode(1))
         }
     }
 }

@@ -6,8 +6,7 @@ import InputTestbed
 /// control socket until the command ends, then takes down everything the
 /// command left behind. The command gets its own process group (and the
 /// terminal, when there is one), so a daemon it started in the background and
-/// forgot is stopped with it; this process is their subreaper, so even orphans
-/// are waited for.
+/// forgot is stopped with it.
 struct CommandRunner {
     var hardware: EmulatedHardware
     var control: TestbedControlServer
@@ -23,7 +22,6 @@ struct CommandRunner {
         var previous = sigset_t()
         pthread_sigmask(SIG_BLOCK, &blocked, &previous)
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
         let child = try spawn(command)
         let terminal = isatty(0) == 1 && tcgetpgrp(0) == getpgrp()
@@ -75,8 +73,7 @@ struct CommandRunner {
         return pid
     }
 
-    /// SIGTERM to what is left of the command's group, up to 3 s, then SIGKILL;
-    /// every descendant that ends is reaped.
+    /// SIGTERM to what is left of the command's group, up to 3 s, then SIGKILL.
     private func stopGroup(_ group: pid_t) {
         func reapAll() {
             var status: Int32 = 0
