@@ -75,25 +75,30 @@ struct CommandRunner {
 
     /// SIGTERM to what is left of the command's group, up to 3 s, then SIGKILL.
     private func stopGroup(_ group: pid_t) {
-        func reapAll() {
-            var status: Int32 = 0
-            while waitpid(-1, &status, WNOHANG) > 0 {}
-        }
-        reapAll()
-        guard kill(-group, 0) == 0 else { return }
+        guard Self.hasLiveMembers(group) else { return }
         kill(-group, SIGTERM)
         kill(-group, SIGCONT)
         let deadline = ContinuousClock.now + .seconds(3)
         while ContinuousClock.now < deadline {
-            reapAll()
-            if kill(-group, 0) != 0 { return }
+            if !Self.hasLiveMembers(group) { return }
             usleep(10_000)
         }
         kill(-group, SIGKILL)
-        while kill(-group, 0) == 0 {
-            reapAll()
-            usleep(10_000)
+        for _ in 0..<300 where Self.hasLiveMembers(group) { usleep(10_000) }
+    }
+
+    /// Whether a process of the group still runs. Zombies do not count: their
+    /// parent may be an init that is slow to reap (containers), and
+    /// `kill(-group, 0)` succeeds for them.
+    static func hasLiveMembers(_ group: pid_t) -> Bool {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries where entry.first?.isNumber == true {
+            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8) else { continue }
+            // After the parenthesised command name: state, ppid, pgrp, ...
+            let fields = stat[(stat.lastIndex(of: ")") ?? stat.startIndex)...].split(separator: " ")
+            if fields.count > 3, fields[3] == "\(group)", fields[1] != "Z" { return true }
         }
+        return false
     }
 }
 

@@ -99,7 +99,12 @@ extension InsetdTestbed {
         /// umockdev works by LD_PRELOAD, which must be in place when a process starts.
         private func reexecUnderPreload() throws {
             let wrapper = "umockdev-wrapper"
-            let arguments = [wrapper, "/proc/self/exe"] + Array(CommandLine.arguments.dropFirst())
+            // The wrapper is a shell script: /proc/self/exe would be the shell by then.
+            var path = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink("/proc/self/exe", &path, Int(PATH_MAX))
+            guard length > 0 else { throw fail("cannot find this program's path (/proc/self/exe)", status: 125) }
+            let executable = String(decoding: path.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let arguments = [wrapper, executable] + Array(CommandLine.arguments.dropFirst())
             let argv = arguments.map { strdup($0) } + [nil]
             setenv("INSETD_TESTBED_REEXEC", "1", 1)
             execvp(wrapper, argv)
