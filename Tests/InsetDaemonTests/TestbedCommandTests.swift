@@ -45,6 +45,41 @@ struct TestbedCommandTests {
         #expect(result.output == "event10\nevent3\nDell KB216 Wired Keyboard\nunplugged desk (/dev/input/event10)\nevent3\n")
     }
 
+    @Test func recordingsArePluggedByFile() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("recordings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = directory.appendingPathComponent("kiosk-keyboard.umockdev").path
+        try """
+            P: /devices/pci0000:00/0000:00:14.0/usb1/1-4/1-4:1.0/0003:046A:0001.0007/input/input7/event7
+            N: input/event7
+
+            P: /devices/pci0000:00/0000:00:14.0/usb1/1-4/1-4:1.0/0003:046A:0001.0007/input/input7
+            E: KEY=80000000000000 e0b0ffdf01cfffff fffffffffffffffe
+            E: NAME="Cherry USB keyboard"
+            E: PRODUCT=3/46a/1/111
+
+            """.write(toFile: good, atomically: true, encoding: .utf8)
+        let bad = directory.appendingPathComponent("empty.umockdev").path
+        try "P: /devices/virtual/input/input1\n".write(toFile: bad, atomically: true, encoding: .utf8)
+
+        let result = try await inside(
+            ["--recording", good], "insetd-testbed plug --recording \(good) --name again; insetd-testbed list")
+        #expect(result.status == 0)
+        #expect(
+            result.output == """
+                plugged again (kiosk-keyboard, /dev/input/event100)
+                kiosk-keyboard\tkiosk-keyboard\t/dev/input/event7
+                again\tkiosk-keyboard\t/dev/input/event100
+
+                """)
+        let refused = try await inside(["--recording", bad], "true")
+        #expect(refused.status == 125)
+        #expect(
+            refused.output == "insetd-testbed: recording \(bad): no input event node (N: input/eventN) in the recording; "
+                + "record one with umockdev-record /dev/input/eventN\n")
+    }
+
     @Test func nestedErrorsAreOneLineAndNonZero() async throws {
         let result = try await inside(
             [],
