@@ -18,6 +18,8 @@ let package = Package(
         .executable(name: "inset-demo", targets: ["inset-demo"]),
         // The session-side bridge that makes real on-screen keyboards follow insetd.
         .executable(name: "insetd-osk", targets: ["insetd-osk"]),
+        // Emulated input hardware for testers of kiosks and devices (docs/HIL-USERS.md).
+        .executable(name: "insetd-testbed", targets: ["insetd-testbed"]),
         // Emulated input hardware (umockdev) for the tests and the performance harness.
         .library(name: "InputTestbed", targets: ["InputTestbed"]),
     ],
@@ -113,8 +115,13 @@ let package = Package(
         .target(name: "InsetVersion", plugins: ["VersionPlugin"]),
         .plugin(name: "VersionPlugin", capability: .buildTool()),
         // Emulated input hardware: device fixtures generated from code, a umockdev
-        // testbed, and child processes. Only tests and Benchmarks/ depend on it.
+        // testbed, and child processes. Only tests, Benchmarks/ and insetd-testbed depend on it.
         .target(name: "InputTestbed", dependencies: ["InsetInput", "CUMockdev", "CLibevdev"]),
+        // The testers' command line over InputTestbed: run a command beside emulated devices, drive them.
+        .executableTarget(
+            name: "insetd-testbed",
+            dependencies: ["InputTestbed", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // Replays a scenario through the pure core and prints what clients would receive.
         .executableTarget(
             name: "inset-demo",

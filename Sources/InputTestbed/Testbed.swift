@@ -184,7 +184,7 @@ public struct TestbedError: Error, CustomStringConvertible {
     public var message: String
     public var description: String { message }
 
-    init(message: String) { self.message = message }
+    public init(message: String) { self.message = message }
 
     init(consuming error: UnsafeMutablePointer<GError>?, what: String) {
         let detail = error.map { String(cString: $0.pointee.message) } ?? "unknown error"

@@ -80,7 +80,11 @@ public enum DaemonConfigurationLoader {
         if let listen = values.text("websocket.listen", default: nil) {
             do throws(ConfigurationValueError) {
                 config.webSocket.listen = try WebSocketSettings.ListenAddress(parsing: listen)
-            } catch { values.problems.append(.init(key: "websocket.listen", value: listen, why: error.why)) }
+            } catch {
+                let position = layout?.values["websocket.listen"]
+                values.problems.append(
+                    .init(key: "websocket.listen", value: listen, why: error.why, line: position?.line, column: position?.column))
+            }
         }
         config.webSocket.allowRemote = values.flag("websocket.allow-remote", default: config.webSocket.allowRemote)
         config.webSocket.origins = values.list("websocket.origins", default: config.webSocket.origins) {
@@ -88,10 +92,12 @@ public enum DaemonConfigurationLoader {
         }
         config.webSocket.control = values.flag("websocket.control", default: config.webSocket.control)
         if let listen = config.webSocket.listen, !listen.isLoopback, !config.webSocket.allowRemote {
+            let position = layout?.values["websocket.listen"]
             values.problems.append(
                 .init(
                     key: "websocket.listen", value: "\(listen)",
-                    why: "is not a loopback address; set websocket.allow-remote: true to listen on it"))
+                    why: "is not a loopback address; set websocket.allow-remote: true to listen on it",
+                    line: position?.line, column: position?.column))
         }
         if config.trace.outputPath != nil && config.trace.path == nil {
             let position = layout?.values["trace.output-path"]
@@ -100,7 +106,13 @@ public enum DaemonConfigurationLoader {
                     key: "trace.output-path", value: config.trace.outputPath!, why: "needs trace.path as well",
                     line: position?.line, column: position?.column))
         }
-        let problems = (layout.map { values.structureProblems(in: $0) } ?? []) + values.problems
+        // In the file's order, as a person reads it; problems without a position last.
+        let problems = ((layout.map { values.structureProblems(in: $0) } ?? []) + values.problems).enumerated()
+            .sorted { a, b in
+                let (x, y) = (a.element, b.element)
+                return (x.line ?? .max, x.column ?? .max, a.offset) < (y.line ?? .max, y.column ?? .max, b.offset)
+            }
+            .map(\.element)
         guard problems.isEmpty else { throw ConfigurationError(source: source, problems: problems) }
         return config
     }

@@ -40,6 +40,8 @@ final class DaemonCore {
     /// Starts reading the configuration file for a client's `reload` (the read
     /// is asynchronous; its outcome comes back as `.reload`).
     var reloadRequested: (ClientConnection, RequestID?) -> Void = { _, _ in }
+    /// The `events` topic's subscribers and what they are told (DecisionTimeline.swift).
+    private let timeline = DecisionTimeline()
 
     /// `devices` and `tabletMode` are what the first enumeration found: they count
     /// at once, without the hold-off that damps later hot-plugging. Throws only
@@ -78,6 +80,14 @@ final class DaemonCore {
     }
 
     func handle(_ event: CoreEvent) {
+        // Decision timeline (`events` topic): the state before the event, for what it changed.
+        let timelineBefore = timeline.isActive ? timelineState(tabletMode: tabletMode, devices: devices.count) : nil
+        defer {
+            if let timelineBefore {
+                let after = timelineState(tabletMode: tabletMode, devices: devices.count)
+                timeline.publish(event, before: timelineBefore, after: after, configuration: configuration.pipeline, now: now)
+            }
+        }
         switch event {
         case .input(let input): handle(input)
         case .server(let server): handle(server)
@@ -142,6 +152,7 @@ final class DaemonCore {
             connection.send(.welcome(version: version, client: connection.id.rawValue, state: snapshot))
         case .left(let id):
             clients[id] = nil
+            timeline.remove(id)
             feed(.clientGone(id), from: .client(id))
             bridgeLeft(id)
         case .request(let connection, let request):
@@ -164,6 +175,9 @@ final class DaemonCore {
         case .subscribe(let topics):
             clients[client]?.topics.formUnion(topics)
             acknowledge()
+            if topics.contains(.events) {
+                timeline.subscribe(connection, state: timelineState(tabletMode: tabletMode, devices: devices.count), now: now)
+            }
             return
         case .command(let command):
             logger.info("control command", metadata: ["command": "\(command.rawValue)", "client": "\(client)"])
@@ -216,6 +230,7 @@ final class DaemonCore {
 
     private func route(_ step: PipelineStep) {
         tracer?.record(outputs: step.outputs)
+        timeline.note(step.outputs)
         for timed in step.outputs {
             switch timed.output {
             case .keyboard(let note):

@@ -75,6 +75,8 @@ public struct WireView: Codable, Hashable, Sendable {
 public enum Topic: String, Codable, Hashable, Sendable, CaseIterable {
     case devices
     case policy
+    /// The decision timeline (`TimelineEntry`): what insetd decided, when and why.
+    case events
 }
 
 /// A control command. Needs authorization (see `docs/PROTOCOL.md`).

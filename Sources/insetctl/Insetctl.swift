@@ -29,7 +29,7 @@ struct Insetctl: ParsableCommand {
         version: InsetVersion.current,
         subcommands: [
             Status.self, Devices.self, Watch.self, Show.self, Hide.self, Toggle.self, Rotate.self, Simulate.self,
-            Replay.self,
+            Replay.self, Wait.self, Events.self,
             Mode.self, Keys.self, Reload.self,
         ])
 }

@@ -58,11 +58,11 @@ import Testing
             let origin = "is not an origin (scheme://host[:port], like \"http://kiosk.local:8080\", or null)"
             #expect(
                 error.description.split(separator: "\n").map { $0.replacingOccurrences(of: path, with: "FILE") } == [
-                    "FILE: websocket.origins: 'kiosk.local' \(origin)",
-                    "FILE: websocket.origins: 'http://kiosk.local/path' \(origin)",
-                    "FILE: websocket.origins: 'ftp://x' \(origin)",
-                    "FILE: websocket.control: 'maybe' is not true or false",
-                    "FILE: websocket.listen: '0.0.0.0:8099' is not a loopback address; set websocket.allow-remote: true to listen on it",
+                    "FILE:2:11: websocket.listen: '0.0.0.0:8099' is not a loopback address; set websocket.allow-remote: true to listen on it",
+                    "FILE:3:13: websocket.origins: 'kiosk.local' \(origin)",
+                    "FILE:3:28: websocket.origins: 'http://kiosk.local/path' \(origin)",
+                    "FILE:3:55: websocket.origins: 'ftp://x' \(origin)",
+                    "FILE:4:12: websocket.control: 'maybe' is not true or false",
                 ])
         }
     }

@@ -1,0 +1,133 @@
+import InsetCore
+import InsetInput
+import InsetProtocol
+import InsetServer
+import NIOCore
+
+/// The `events` topic: after each event the core handles, the decisions it led
+/// to (a device classified, tablet mode, the mode, a usable hardware keyboard,
+/// the keyboard moving, an adjustment delivered), each with its cause and the
+/// state after it, sent to the clients that subscribed.
+///
+/// It watches from outside: `DaemonCore` hands it the state before and after an
+/// event and the outputs routed in between, so the core's logic does not change
+/// for it, and with no subscriber it does nothing at all.
+final class DecisionTimeline {
+    private var subscribers: [ClientID: ClientConnection] = [:]
+    private var outputs: [TimedOutput] = []
+
+    var isActive: Bool { !subscribers.isEmpty }
+
+    /// Adds a subscriber and sends it the state now, so a client that subscribes
+    /// and then waits misses no change: every later change reaches it as an entry.
+    func subscribe(_ connection: ClientConnection, state: TimelineState, now: Instant) {
+        subscribers[connection.id] = connection
+        let entry = TimelineEntry(at: now, decision: .subscribed, cause: .subscription, state: state)
+        connection.send(encoded: ByteBuffer(bytes: entry.lineBytes()))
+    }
+
+    func remove(_ client: ClientID) { subscribers[client] = nil }
+
+    /// Outputs routed while the current event is handled.
+    func note(_ routed: [TimedOutput]) {
+        if isActive { outputs += routed }
+    }
+
+    /// Publishes the decisions one core event led to, and forgets its outputs.
+    func publish(
+        _ event: CoreEvent, before: TimelineState, after: TimelineState, configuration: PipelineConfiguration, now: Instant
+    ) {
+        defer { outputs = [] }
+        guard isActive else { return }
+        let entries = Self.entries(
+            for: event, before: before, after: after, outputs: outputs, configuration: configuration, now: now)
+        for entry in entries {
+            let line = ByteBuffer(bytes: entry.lineBytes())
+            for connection in subscribers.values { connection.send(encoded: line) }
+        }
+    }
+
+    /// The decisions, in the order a reader wants them: what the hardware or the
+    /// client changed first, then what the policy made of it, then the keyboard
+    /// and the views. Pure, for tests.
+    static func entries(
+        for event: CoreEvent, before: TimelineState, after: TimelineState, outputs: [TimedOutput],
+        configuration: PipelineConfiguration, now: Instant
+    ) -> [TimelineEntry] {
+        let cause = cause(of: event)
+        let isTick = if case .tick = event { true } else { false }
+        var decisions: [(TimelineDecision, TimelineCause)] = []
+        if case .device(let name, let device) = cause { decisions.append((.device(event: name, device), cause)) }
+        if before.tabletMode != after.tabletMode { decisions.append((.tabletMode(after.tabletMode), cause)) }
+        if before.mode != after.mode { decisions.append((.mode(after.mode), cause)) }
+        let holdOff = TimelineCause.holdOffExpired(holdOff: configuration.policy.hardwareHoldOff)
+        if before.hardwareKeyboard != after.hardwareKeyboard {
+            decisions.append((.hardwareKeyboard(after.hardwareKeyboard), isTick ? holdOff : cause))
+        }
+        for timed in outputs {
+            switch timed.output {
+            case .keyboard(let note) where note.phase.isWill:
+                let presentation = presentation(of: note, configuration: configuration.policy)
+                decisions.append((.keyboard(presentation, phase: note.phase, frame: note.endFrame), isTick ? holdOff : cause))
+            case .adjustment(let adjustment):
+                let delivery = TimelineCause.filterDelivery(window: configuration.filterWindow)
+                decisions.append(
+                    (.adjustment(adjustment.view, additionalBottomInset: adjustment.additionalBottomInset), isTick ? delivery : cause))
+            default:
+                continue
+            }
+        }
+        return decisions.map { TimelineEntry(at: now, decision: $0.0, cause: $0.1, state: after) }
+    }
+
+    static func cause(of event: CoreEvent) -> TimelineCause {
+        switch event {
+        case .input(let input):
+            switch input {
+            case .keyboardAttached(let device): .device(event: "attached", DaemonCore.wire(device))
+            case .keyboardDetached(let device): .device(event: "detached", DaemonCore.wire(device))
+            case .deviceWatched(let device): .device(event: "watched", DaemonCore.wire(device))
+            case .deviceIgnored(let device): .device(event: "ignored", DaemonCore.wire(device))
+            case .deviceRemoved(let device): .device(event: "removed", DaemonCore.wire(device))
+            case .tabletMode(let on): .tabletSwitch(on: on)
+            case .hotkey(let action): .hotkey(action: action.rawValue)
+            }
+        case .server(.request(let connection, let request)):
+            {
+                let (message, view, detail) = request.message.timelineCause
+                return .client(connection.id, message: message, view: view, detail: detail)
+            }()
+        case .server(.joined(let connection, _)): .client(connection.id, message: "hello", view: nil, detail: nil)
+        case .server(.left(let client)): .clientGone(client)
+        // A deadline with nothing else to name: the filter's (entries of a
+        // hold-off say so themselves).
+        case .tick: .filterDelivery(window: .zero)
+        case .reload: .reload
+        }
+    }
+
+    /// How a keyboard at `frame` looks: hidden when it leaves, the accessory bar
+    /// when it is the bar's height (and that is not the full keyboard's), else shown.
+    static func presentation(of note: KeyboardNotification, configuration: KeyboardPolicyConfiguration) -> KeyboardPresentation {
+        if note.phase == .willHide { return .hidden }
+        return presentation(of: note.endFrame, screen: nil, configuration: configuration)
+    }
+
+    static func presentation(of frame: Rect?, screen: Size?, configuration: KeyboardPolicyConfiguration) -> KeyboardPresentation {
+        guard let frame else { return .hidden }
+        let bar = configuration.accessoryBarHeight
+        let full = screen.map { configuration.keyboardHeight(for: Orientation(screen: $0)) }
+        return bar > 0 && frame.height == bar && full != bar ? .bar : .shown
+    }
+}
+
+extension DaemonCore {
+    /// The state `insetctl wait` checks, from the policy and the device table.
+    func timelineState(tabletMode: Bool, devices: Int) -> TimelineState {
+        let policy = pipeline.policy
+        return TimelineState(
+            keyboard: DecisionTimeline.presentation(of: policy.frame, screen: policy.screen, configuration: policy.configuration),
+            hardwareKeyboard: policy.hardwareKeyboardUsable, tabletMode: tabletMode, mode: policy.configuration.mode,
+            devices: devices)
+    }
+}
