@@ -1,6 +1,7 @@
 # Builds and installs insetd the way an administrator expects:
 #
-#   make                                  release build of insetd and insetctl
+#   make                                  release build of insetd, insetctl, insetd-osk
+#                                         and insetd-testbed
 #   sudo make install                     into /usr/local (PREFIX), units and all
 #                                         (builds first only if `make` has not)
 #   make install PREFIX=/usr DESTDIR=pkg  staged, for a package or an image
@@ -19,6 +20,8 @@ MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/insetd
 # systemd and systemd-sysusers search PREFIX/lib/... for both /usr and /usr/local.
 UNITDIR ?= $(PREFIX)/lib/systemd/system
+# insetd-osk runs in the user's graphical session: a user unit.
+USERUNITDIR ?= $(PREFIX)/lib/systemd/user
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 # insetd reads /etc/insetd/insetd.yaml whatever the prefix.
 SYSCONFDIR ?= /etc
@@ -40,24 +43,27 @@ SWIFT_BUILD = $(SWIFT) build -c release --scratch-path $(SCRATCH) $(LINK)
 RELEASE = $(SCRATCH)/release
 
 INSTALL ?= install
-PROGRAMS = insetd insetctl
+# Installed beside the README into DOCDIR (the units' Documentation= points there).
+DOCS = docs/PROTOCOL.md docs/DAEMON.md docs/OSK.md docs/WEB.md docs/HIL-USERS.md
+PROGRAMS = insetd insetctl insetd-osk insetd-testbed
+# Generated from each binary's own argument definitions (`make man completions`).
+MANPAGES = man/insetd.8 man/insetctl.1 man/insetd-osk.1 man/insetd-testbed.1
 
 .PHONY: all build install uninstall man completions check-install clean
 
 all: build
 
 build:
-	$(SWIFT_BUILD) --product insetd
-	$(SWIFT_BUILD) --product insetctl
+	$(SWIFT_BUILD) $(foreach p,$(PROGRAMS),--product $(p))
 
 # Built only when missing, so `make && sudo make install` installs what `make`
 # built without running the toolchain as root.
-$(RELEASE)/insetd $(RELEASE)/insetctl:
+$(addprefix $(RELEASE)/,$(PROGRAMS)):
 	$(MAKE) build STATIC=$(STATIC)
 
-install: $(RELEASE)/insetd $(RELEASE)/insetctl
+install: $(addprefix $(RELEASE)/,$(PROGRAMS))
 	$(INSTALL) -d $(DESTDIR)$(BINDIR)
-	$(INSTALL) -m 0755 $(RELEASE)/insetd $(RELEASE)/insetctl $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 0755 $(addprefix $(RELEASE)/,$(PROGRAMS)) $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -d $(DESTDIR)$(UNITDIR)
 	# Commands and documents where this install puts them; the man pages join
 	# Documentation= here, where they are installed too (systemd-analyze verify
@@ -67,6 +73,11 @@ install: $(RELEASE)/insetd $(RELEASE)/insetctl
 	    systemd/insetd.service > $(DESTDIR)$(UNITDIR)/insetd.service
 	$(INSTALL) -m 0644 systemd/insetd.socket $(DESTDIR)$(UNITDIR)/insetd.socket
 	chmod 0644 $(DESTDIR)$(UNITDIR)/insetd.service
+	$(INSTALL) -d $(DESTDIR)$(USERUNITDIR)
+	sed -e 's|/usr/bin/|$(BINDIR)/|g' -e 's|/usr/share/doc/insetd/|$(DOCDIR)/|g' \
+	    -e 's|^Documentation=|Documentation=man:insetd-osk(1) |' \
+	    systemd/insetd-osk.service > $(DESTDIR)$(USERUNITDIR)/insetd-osk.service
+	chmod 0644 $(DESTDIR)$(USERUNITDIR)/insetd-osk.service
 	$(INSTALL) -D -m 0644 systemd/insetd.sysusers $(DESTDIR)$(SYSUSERSDIR)/insetd.conf
 	# The shipped configuration only when there is none: never overwrite an
 	# administrator's file.
@@ -75,6 +86,8 @@ install: $(RELEASE)/insetd $(RELEASE)/insetctl
 	    $(INSTALL) -m 0644 config/insetd.yaml $(DESTDIR)$(SYSCONFDIR)/insetd/insetd.yaml
 	$(INSTALL) -D -m 0644 man/insetd.8 $(DESTDIR)$(MANDIR)/man8/insetd.8
 	$(INSTALL) -D -m 0644 man/insetctl.1 $(DESTDIR)$(MANDIR)/man1/insetctl.1
+	$(INSTALL) -D -m 0644 man/insetd-osk.1 $(DESTDIR)$(MANDIR)/man1/insetd-osk.1
+	$(INSTALL) -D -m 0644 man/insetd-testbed.1 $(DESTDIR)$(MANDIR)/man1/insetd-testbed.1
 	$(INSTALL) -D -m 0644 man/insetd.yaml.5 $(DESTDIR)$(MANDIR)/man5/insetd.yaml.5
 	$(INSTALL) -D -m 0644 completions/insetctl.bash $(DESTDIR)$(BASHCOMPDIR)/insetctl
 	$(INSTALL) -D -m 0644 completions/insetd.bash $(DESTDIR)$(BASHCOMPDIR)/insetd
@@ -82,20 +95,30 @@ install: $(RELEASE)/insetd $(RELEASE)/insetctl
 	$(INSTALL) -D -m 0644 completions/_insetd $(DESTDIR)$(ZSHCOMPDIR)/_insetd
 	$(INSTALL) -D -m 0644 completions/insetctl.fish $(DESTDIR)$(FISHCOMPDIR)/insetctl.fish
 	$(INSTALL) -D -m 0644 completions/insetd.fish $(DESTDIR)$(FISHCOMPDIR)/insetd.fish
+	for p in insetd-osk insetd-testbed; do \
+	    $(INSTALL) -D -m 0644 completions/$$p.bash $(DESTDIR)$(BASHCOMPDIR)/$$p && \
+	    $(INSTALL) -D -m 0644 completions/_$$p $(DESTDIR)$(ZSHCOMPDIR)/_$$p && \
+	    $(INSTALL) -D -m 0644 completions/$$p.fish $(DESTDIR)$(FISHCOMPDIR)/$$p.fish || exit 1; \
+	done
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)
-	$(INSTALL) -m 0644 README.md docs/PROTOCOL.md docs/DAEMON.md LICENSE $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -m 0644 README.md LICENSE $(DOCS) $(DESTDIR)$(DOCDIR)/
 	@echo "installed; next: systemd-sysusers && systemctl daemon-reload && systemctl enable --now insetd.socket"
 
 # Leaves /etc/insetd/insetd.yaml: it may hold the administrator's changes.
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/insetd $(DESTDIR)$(BINDIR)/insetctl
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGRAMS))
 	rm -f $(DESTDIR)$(UNITDIR)/insetd.service $(DESTDIR)$(UNITDIR)/insetd.socket
+	rm -f $(DESTDIR)$(USERUNITDIR)/insetd-osk.service
+	rm -f $(DESTDIR)$(MANDIR)/man1/insetd-osk.1 $(DESTDIR)$(MANDIR)/man1/insetd-testbed.1
+	for p in insetd-osk insetd-testbed; do \
+	    rm -f $(DESTDIR)$(BASHCOMPDIR)/$$p $(DESTDIR)$(ZSHCOMPDIR)/_$$p $(DESTDIR)$(FISHCOMPDIR)/$$p.fish; \
+	done
 	rm -f $(DESTDIR)$(SYSUSERSDIR)/insetd.conf
 	rm -f $(DESTDIR)$(MANDIR)/man8/insetd.8 $(DESTDIR)$(MANDIR)/man1/insetctl.1 $(DESTDIR)$(MANDIR)/man5/insetd.yaml.5
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/insetctl $(DESTDIR)$(BASHCOMPDIR)/insetd
 	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_insetctl $(DESTDIR)$(ZSHCOMPDIR)/_insetd
 	rm -f $(DESTDIR)$(FISHCOMPDIR)/insetctl.fish $(DESTDIR)$(FISHCOMPDIR)/insetd.fish
-	rm -f $(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(DOCDIR)/PROTOCOL.md $(DESTDIR)$(DOCDIR)/DAEMON.md $(DESTDIR)$(DOCDIR)/LICENSE
+	rm -f $(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(DOCDIR)/LICENSE $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
 	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 	@echo "uninstalled; $(SYSCONFDIR)/insetd/insetd.yaml is kept"
 
@@ -104,8 +127,7 @@ uninstall:
 # generate-manual plugin and --generate-completion-script); insetd.yaml.5 is
 # written by hand. Run after changing an option or subcommand.
 man:
-	$(SWIFT) build --product insetd
-	$(SWIFT) build --product insetctl
+	$(SWIFT) build $(foreach p,$(PROGRAMS),--product $(p))
 	# Running the plugin builds its tool, generate-manual, which is then run per
 	# binary for the right section (the plugin itself gives every page one).
 	$(SWIFT) package plugin generate-manual --help >/dev/null
@@ -114,17 +136,21 @@ man:
 	.build/debug/generate-manual-tool .build/debug/insetctl --section 1 --date $$(git log -1 --format=%cs) \
 	    --output-directory man
 	# insetd has no subcommands; the generator lists one for the built-in help.
-	sed -i '/^\.Ar subcommand$$/d' man/insetd.8
+	.build/debug/generate-manual-tool .build/debug/insetd-osk --section 1 --date $$(git log -1 --format=%cs) \
+	    --output-directory man
+	.build/debug/generate-manual-tool .build/debug/insetd-testbed --section 1 --date $$(git log -1 --format=%cs) \
+	    --output-directory man
+	# insetd and insetd-osk have no subcommands; the generator lists one for the built-in help.
+	sed -i '/^\.Ar subcommand$$/d' man/insetd.8 man/insetd-osk.1
 
 completions:
-	$(SWIFT) build --product insetd
-	$(SWIFT) build --product insetctl
-	for shell in bash zsh fish; do \
-	    .build/debug/insetctl --generate-completion-script $$shell > completions/insetctl.$$shell; \
-	    .build/debug/insetd --generate-completion-script $$shell > completions/insetd.$$shell; \
+	$(SWIFT) build $(foreach p,$(PROGRAMS),--product $(p))
+	for p in $(PROGRAMS); do \
+	    for shell in bash zsh fish; do \
+	        .build/debug/$$p --generate-completion-script $$shell > completions/$$p.$$shell || exit 1; \
+	    done; \
+	    mv completions/$$p.zsh completions/_$$p; \
 	done
-	mv completions/insetctl.zsh completions/_insetctl
-	mv completions/insetd.zsh completions/_insetd
 
 # Installs into a scratch DESTDIR and checks the result (scripts/test-install).
 check-install:

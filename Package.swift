@@ -109,7 +109,7 @@ let package = Package(
         .target(name: "InsetOSK", dependencies: ["DBus", "InsetCore", "InsetProtocol"]),
         .executableTarget(
             name: "insetd-osk",
-            dependencies: ["InsetOSK", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["InsetOSK", "InsetVersion", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Every binary's --version, generated from scripts/version at build time.
         .target(name: "InsetVersion", plugins: ["VersionPlugin"]),
@@ -120,7 +120,7 @@ let package = Package(
         // The testers' command line over InputTestbed: run a command beside emulated devices, drive them.
         .executableTarget(
             name: "insetd-testbed",
-            dependencies: ["InputTestbed", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["InputTestbed", "InsetVersion", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Replays a scenario through the pure core and prints what clients would receive.
         .executableTarget(

@@ -1,5 +1,6 @@
 // insetd-osk: makes the session's real on-screen keyboard follow insetd.
 import ArgumentParser
+import InsetVersion
 import Foundation
 import InsetOSK
 
@@ -15,7 +16,7 @@ struct InsetdOSK: ParsableCommand {
             reports the OSK's real frame (wvkbd's -H/-L, or sway's usable area). Needs control
             authorization on insetd's socket (control-users / control-groups in insetd.yaml).
             """,
-        version: "insetd-osk 0.1.0")
+        version: InsetVersion.current)
 
     @Option(help: "Which OSK to drive: squeekboard, wvkbd, kwin, gnome, or auto (the first one present).")
     var backend: BackendKind = .auto

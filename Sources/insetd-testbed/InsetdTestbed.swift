@@ -1,6 +1,7 @@
 // insetd-testbed: emulated input hardware for testing kiosks and devices with
 // insetd in the loop, in CI, without root or real devices.
 import ArgumentParser
+import InsetVersion
 import Foundation
 import Glibc
 import InputTestbed
@@ -16,7 +17,7 @@ struct InsetdTestbed: ParsableCommand {
             plug, unplug, press, tablet and list drive the devices through $INSETD_TESTBED. \
             Device kinds: \(TestbedKinds.documented.joined(separator: ", ")). See docs/HIL-USERS.md.
             """,
-        version: "0.1.0",
+        version: InsetVersion.current,
         subcommands: [Run.self, Plug.self, Unplug.self, Press.self, Tablet.self, List.self])
 }
 

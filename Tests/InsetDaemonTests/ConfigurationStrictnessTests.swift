@@ -28,8 +28,8 @@ import Testing
         ("log-level:\n  level: info\n", ["FILE:1:1: log-level: takes a value, not a section of keys"]),
         // Structure first, then values, each in file order.
         ("keyboard: {mode: sometimes, animaton-ms: 3}\n", [
-            "FILE:1:29: keyboard.animaton-ms: unknown key; did you mean 'keyboard.animation-ms'?",
             "FILE:1:18: keyboard.mode: 'sometimes' is not one of auto, always, never",
+            "FILE:1:29: keyboard.animaton-ms: unknown key; did you mean 'keyboard.animation-ms'?",
         ]),
     ])
     func structuralMistakesAreRejectedWithTheirPlace(_ text: String, expected: [String]) async throws {

@@ -90,10 +90,10 @@ func temporaryConfig(_ text: String) throws -> String {
         } catch {
             #expect(
                 error.description.split(separator: "\n").map { $0.replacingOccurrences(of: path, with: "FILE") } == [
+                    "FILE:1:22: trace.output-path: '/tmp/o.jsonl' needs trace.path as well",
                     "FILE:1:47: trace.max-bytes: '10' is out of range (4096 to 1099511627776)",
                     "FILE:1:62: trace.when-full: 'wrap' is not one of stop, rotate",
                     "FILE:1:74: trace.keep: '-1' is out of range (0 to 100)",
-                    "FILE:1:22: trace.output-path: '/tmp/o.jsonl' needs trace.path as well",
                 ])
         }
     }

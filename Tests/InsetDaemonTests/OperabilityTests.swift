@@ -11,20 +11,22 @@ import Testing
 @Suite(.serialized) struct OperabilityTests {
     static let insetctl = insetdBinary.deletingLastPathComponent().appendingPathComponent("insetctl").path
     static let demo = insetdBinary.deletingLastPathComponent().appendingPathComponent("inset-demo").path
+    static let osk = insetdBinary.deletingLastPathComponent().appendingPathComponent("insetd-osk").path
+    static let testbed = insetdBinary.deletingLastPathComponent().appendingPathComponent("insetd-testbed").path
 
     static func temporary(_ suffix: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("ops-\(UUID().uuidString.prefix(8)).\(suffix)").path
     }
 
     /// Every binary reports the one version scripts/version computed when they
-    /// were built: the same text from all three, with this checkout's release
+    /// were built: the same text from all five, with this checkout's release
     /// number (the commit part is the build's, which may be older than HEAD).
     @Test func everyBinaryHasTheSameVersionFromOnePlace() async throws {
         let expected = try await run([repositoryRoot.appendingPathComponent("scripts/version").path])
         #expect(expected.status == 0)
         let release = { (version: String) in String(version.prefix { $0 != "+" && $0 != "-" && $0 != "\n" }) }
         var versions: Set<String> = []
-        for binary in [insetdBinary.path, Self.insetctl, Self.demo] {
+        for binary in [insetdBinary.path, Self.insetctl, Self.demo, Self.osk, Self.testbed] {
             let result = try await run([binary, "--version"])
             #expect(result.status == 0)
             #expect(release(result.output) == release(expected.output), "\(binary): \(result.output)")
@@ -140,6 +142,10 @@ import Testing
     @Test(arguments: [
         ("insetctl", "bash", "insetctl.bash"), ("insetctl", "zsh", "_insetctl"), ("insetctl", "fish", "insetctl.fish"),
         ("insetd", "bash", "insetd.bash"), ("insetd", "zsh", "_insetd"), ("insetd", "fish", "insetd.fish"),
+        ("insetd-osk", "bash", "insetd-osk.bash"), ("insetd-osk", "zsh", "_insetd-osk"),
+        ("insetd-osk", "fish", "insetd-osk.fish"),
+        ("insetd-testbed", "bash", "insetd-testbed.bash"), ("insetd-testbed", "zsh", "_insetd-testbed"),
+        ("insetd-testbed", "fish", "insetd-testbed.fish"),
     ])
     func completionsAreCurrent(_ binary: String, shell: String, file: String) async throws {
         let path = insetdBinary.deletingLastPathComponent().appendingPathComponent(binary).path
@@ -150,7 +156,7 @@ import Testing
 
     @Test func manPagesNameEverySubcommandAndOption() throws {
         let insetctl = try String(contentsOf: repositoryRoot.appendingPathComponent("man/insetctl.1"), encoding: .utf8)
-        for name in ["status", "devices", "watch", "show", "hide", "toggle", "rotate", "simulate", "replay", "mode", "keys", "reload"] {
+        for name in ["status", "devices", "watch", "show", "hide", "toggle", "rotate", "simulate", "replay", "mode", "keys", "reload", "wait", "events"] {
             #expect(insetctl.contains(".It Em \(name)\n"), "\(name)")
         }
         let insetd = try String(contentsOf: repositoryRoot.appendingPathComponent("man/insetd.8"), encoding: .utf8)
@@ -159,5 +165,11 @@ import Testing
         }
         #expect(insetd.contains(".Dt INSETD 8"))
         #expect(insetctl.contains(".Dt INSETCTL 1"))
+        let testbed = try String(contentsOf: repositoryRoot.appendingPathComponent("man/insetd-testbed.1"), encoding: .utf8)
+        for name in ["run", "plug", "unplug", "press", "tablet", "list"] {
+            #expect(testbed.contains(".It Em \(name)\n"), "\(name)")
+        }
+        let osk = try String(contentsOf: repositoryRoot.appendingPathComponent("man/insetd-osk.1"), encoding: .utf8)
+        #expect(osk.contains("Fl -backend"))
     }
 }

@@ -65,7 +65,9 @@ import Testing
         #expect(help.output.contains("--backend"))
         #expect(help.output.contains("squeekboard"))
         let version = try await ChildProcess.run([Self.binary, "--version"])
-        #expect(version.output.trimmingCharacters(in: .whitespacesAndNewlines) == "insetd-osk 0.1.0")
+        // The one version every binary shows (scripts/version: VERSION's number, then the commit).
+        #expect(version.status == 0)
+        #expect(version.output.hasPrefix("0.1.0"), "\(version.output)")
     }
 
     @Test(arguments: [["--backend", "onboard"], ["--wvkbd-heights", "300"]])
