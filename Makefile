@@ -53,8 +53,9 @@ MANPAGES = man/insetd.8 man/insetctl.1 man/insetd-osk.1 man/insetd-testbed.1
 
 all: build
 
+# One product per run: swift build takes only the last of several --product options.
 build:
-	$(SWIFT_BUILD) $(foreach p,$(PROGRAMS),--product $(p))
+	for p in $(PROGRAMS); do $(SWIFT_BUILD) --product $$p || exit 1; done
 
 # Built only when missing, so `make && sudo make install` installs what `make`
 # built without running the toolchain as root.
@@ -127,7 +128,7 @@ uninstall:
 # generate-manual plugin and --generate-completion-script); insetd.yaml.5 is
 # written by hand. Run after changing an option or subcommand.
 man:
-	$(SWIFT) build $(foreach p,$(PROGRAMS),--product $(p))
+	for p in $(PROGRAMS); do $(SWIFT) build --product $$p || exit 1; done
 	# Running the plugin builds its tool, generate-manual, which is then run per
 	# binary for the right section (the plugin itself gives every page one).
 	$(SWIFT) package plugin generate-manual --help >/dev/null
@@ -144,7 +145,7 @@ man:
 	sed -i '/^\.Ar subcommand$$/d' man/insetd.8 man/insetd-osk.1
 
 completions:
-	$(SWIFT) build $(foreach p,$(PROGRAMS),--product $(p))
+	for p in $(PROGRAMS); do $(SWIFT) build --product $$p || exit 1; done
 	for p in $(PROGRAMS); do \
 	    for shell in bash zsh fish; do \
 	        .build/debug/$$p --generate-completion-script $$shell > completions/$$p.$$shell || exit 1; \

@@ -173,13 +173,13 @@ _insetctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    status|devices|watch|show|hide|toggle|rotate|simulate|replay|mode|keys|reload|help)
+    status|devices|watch|show|hide|toggle|rotate|simulate|replay|wait|events|mode|keys|reload|help)
         # Offer subcommand argument completions
         "_insetctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'status devices watch show hide toggle rotate simulate replay mode keys reload help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'status devices watch show hide toggle rotate simulate replay wait events mode keys reload help' -- "${cur}"))
         ;;
     esac
 }
@@ -337,6 +337,42 @@ _insetctl_replay() {
     # Offer option value completions
     case "${prev}" in
     '--expect')
+        return
+        ;;
+    esac
+}
+
+_insetctl_wait() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout)
+    __insetctl_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_insetctl_events() {
+    repeating_flags=()
+    non_repeating_flags=(--jsonl --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --count)
+    __insetctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        return
+        ;;
+    '--count')
         return
         ;;
     esac
