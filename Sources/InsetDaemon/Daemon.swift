@@ -72,7 +72,8 @@ public enum Daemon {
         let server = InsetServer(
             configuration: .init(
                 listener: listener, authorization: configuration.authorization,
-                outboundCapacity: configuration.outboundQueue, eventLoopGroup: DaemonRuntime.group),
+                outboundCapacity: configuration.outboundQueue, limits: configuration.connectionLimits,
+                eventLoopGroup: DaemonRuntime.group),
             logger: Logger(label: "insetd.server"))
         let core = DaemonCoreService(
             configuration: configuration, configPath: path, monitor: monitor, server: server,

@@ -15,6 +15,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var controlGroups: [String]
     public var outboundQueue: Int
     public var trace: TraceSettings
+    /// Connection caps and the hello deadline (`server.max-connections`, ...).
+    public var connectionLimits = ConnectionLimits()
 
     public static let defaults = DaemonConfiguration(
         screen: Size(width: 1280, height: 800), logLevel: .info, pipeline: PipelineConfiguration(),

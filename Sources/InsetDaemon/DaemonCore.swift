@@ -246,6 +246,7 @@ final class DaemonCore {
         if new.classifier != configuration.classifier || new.ueventSource != configuration.ueventSource
             || new.controlUsers != configuration.controlUsers || new.controlGroups != configuration.controlGroups
             || new.outboundQueue != configuration.outboundQueue || new.trace != configuration.trace
+            || new.connectionLimits != configuration.connectionLimits
         {
             logger.notice("input, server and trace settings changed; they take effect when insetd restarts")
         }

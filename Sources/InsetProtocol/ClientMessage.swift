@@ -28,18 +28,18 @@ public struct WireView: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        view = try c.decode(String.self, forKey: .view)
+        view = try c.viewName(.view)
         let defaults = ViewOptions()
         let options = ViewOptions(
             behavior: try c.decodeIfPresent(KeyboardAdjustmentBehavior.self, forKey: .behavior) ?? defaults.behavior,
             resizesContentForKeyboard: try c.decodeIfPresent(Bool.self, forKey: .resizesContentForKeyboard) ?? false,
-            visibilityScrollMargin: try c.decodeIfPresent(Double.self, forKey: .visibilityScrollMargin) ?? 0,
+            visibilityScrollMargin: try c.coordinateIfPresent(.visibilityScrollMargin) ?? 0,
             keyboardDismissMode: try c.decodeIfPresent(KeyboardDismissMode.self, forKey: .keyboardDismissMode) ?? .none,
             alwaysBounceVertical: try c.decodeIfPresent(Bool.self, forKey: .alwaysBounceVertical) ?? false)
         description = ViewDescription(
             frame: try c.decode(WireRect.self, forKey: .frame).rect,
             safeAreaInsets: try c.decodeIfPresent(WireInsets.self, forKey: .safeArea)?.insets ?? .zero,
-            additionalBottomInset: try c.decodeIfPresent(Double.self, forKey: .additionalBottomInset) ?? 0,
+            additionalBottomInset: try c.coordinateIfPresent(.additionalBottomInset) ?? 0,
             contentInset: try c.decodeIfPresent(WireInsets.self, forKey: .contentInset)?.insets ?? .zero,
             indicatorInsets: try c.decodeIfPresent(WireInsets.self, forKey: .indicatorInsets)?.insets ?? .zero,
             contentSize: try c.decode(WireSize.self, forKey: .contentSize).size,
@@ -67,6 +67,17 @@ public struct WireView: Codable, Hashable, Sendable {
         try c.encode(d.options.visibilityScrollMargin, forKey: .visibilityScrollMargin)
         try c.encode(d.options.keyboardDismissMode, forKey: .keyboardDismissMode)
         try c.encode(d.options.alwaysBounceVertical, forKey: .alwaysBounceVertical)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A view's name: a non-empty string (a client's views are told apart by it).
+    func viewName(_ key: Key) throws -> String {
+        let name = try decode(String.self, forKey: key)
+        guard !name.isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "must not be empty")
+        }
+        return name
     }
 }
 

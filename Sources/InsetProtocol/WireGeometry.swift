@@ -16,6 +16,16 @@ public struct WireRect: Codable, Hashable, Sendable {
     }
 
     public var rect: Rect { Rect(x: x, y: y, width: width, height: height) }
+
+    enum CodingKeys: String, CodingKey { case x, y, width, height }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        x = try c.coordinate(.x)
+        y = try c.coordinate(.y)
+        width = try c.coordinate(.width, nonNegative: true)
+        height = try c.coordinate(.height, nonNegative: true)
+    }
 }
 
 public struct WireSize: Codable, Hashable, Sendable {
@@ -28,6 +38,14 @@ public struct WireSize: Codable, Hashable, Sendable {
     }
 
     public var size: Size { Size(width: width, height: height) }
+
+    enum CodingKeys: String, CodingKey { case width, height }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        width = try c.coordinate(.width, nonNegative: true)
+        height = try c.coordinate(.height, nonNegative: true)
+    }
 }
 
 public struct WirePoint: Codable, Hashable, Sendable {
@@ -40,6 +58,14 @@ public struct WirePoint: Codable, Hashable, Sendable {
     }
 
     public var point: Point { Point(x: x, y: y) }
+
+    enum CodingKeys: String, CodingKey { case x, y }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        x = try c.coordinate(.x)
+        y = try c.coordinate(.y)
+    }
 }
 
 public struct WireInsets: Codable, Hashable, Sendable {
@@ -56,6 +82,47 @@ public struct WireInsets: Codable, Hashable, Sendable {
     }
 
     public var insets: EdgeInsets { EdgeInsets(top: top, left: left, bottom: bottom, right: right) }
+
+    enum CodingKeys: String, CodingKey { case top, left, bottom, right }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        top = try c.coordinate(.top)
+        left = try c.coordinate(.left)
+        bottom = try c.coordinate(.bottom)
+        right = try c.coordinate(.right)
+    }
+}
+
+/// The largest magnitude a client's coordinate may have, in points. Screens are
+/// a few thousand points across; the bound keeps every sum and difference the
+/// engine forms (insets minus insets, offsets plus sizes) finite, so no client
+/// value can turn into infinity on the way out.
+public let coordinateLimit: Double = 1_000_000
+
+extension KeyedDecodingContainer {
+    /// A required coordinate: finite, within ±`coordinateLimit`, and not
+    /// negative where it is a size. The error names the field (its coding path).
+    func coordinate(_ key: Key, nonNegative: Bool = false) throws -> Double {
+        try checkedCoordinate(decode(Double.self, forKey: key), key, nonNegative: nonNegative)
+    }
+
+    /// `coordinate` for an optional field.
+    func coordinateIfPresent(_ key: Key, nonNegative: Bool = false) throws -> Double? {
+        try decodeIfPresent(Double.self, forKey: key).map { try checkedCoordinate($0, key, nonNegative: nonNegative) }
+    }
+
+    private func checkedCoordinate(_ value: Double, _ key: Key, nonNegative: Bool) throws -> Double {
+        guard value.isFinite, abs(value) <= coordinateLimit else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "must be a number from -1000000 to 1000000")
+        }
+        guard !nonNegative || value >= 0 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "must not be negative (it is a size)")
+        }
+        return value
+    }
 }
 
 /// How to animate, in seconds, on the wire.

@@ -15,7 +15,9 @@ import ServiceLifecycle
 public final class InsetServer: Service, Sendable {
     /// Where to listen.
     public enum Listener: Sendable, Hashable {
-        /// Bind this path (a stale socket file is replaced), mode 0660.
+        /// Bind this path, mode 0660. A socket file nobody answers on is
+        /// replaced; one that a running daemon serves is left alone and `run()`
+        /// fails (`ServerError.socketInUse`).
         case path(String)
         /// A socket already bound and listening, passed by systemd (`LISTEN_FDS`).
         case inherited(fileDescriptor: Int32)
@@ -27,14 +29,18 @@ public final class InsetServer: Service, Sendable {
         /// Unsent messages per client before it is dropped as too slow.
         public var outboundCapacity: Int
         public var lineLimit: Int
+        /// Connection caps and the handshake deadline.
+        public var limits: ConnectionLimits
         /// The event loops to serve on; nil: a one-thread group of the server's
         /// own, shut down with it. A given group is left running.
         public var eventLoopGroup: (any EventLoopGroup)?
 
         public init(
             listener: Listener, authorization: Authorization = Authorization(), outboundCapacity: Int = 256,
-            lineLimit: Int = LineFramer.defaultLimit, eventLoopGroup: (any EventLoopGroup)? = nil
+            lineLimit: Int = LineFramer.defaultLimit, limits: ConnectionLimits = ConnectionLimits(),
+            eventLoopGroup: (any EventLoopGroup)? = nil
         ) {
+            self.limits = limits
             self.listener = listener
             self.authorization = authorization
             self.outboundCapacity = outboundCapacity
@@ -54,12 +60,17 @@ public final class InsetServer: Service, Sendable {
     /// One per event loop its clients are served on.
     private let pendingFlushes = NIOLockedValueBox([ObjectIdentifier: PendingFlushes]())
     private let ready = NIOLockedValueBox<[CheckedContinuation<Void, Never>]?>([])
+    private let admission: ConnectionAdmission
+    private let refusals: RefusalLog
 
     public init(configuration: Configuration, logger: Logger = Logger(label: "insetd.server")) {
         self.configuration = configuration
         self.logger = logger
         group = configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: 1)
         (events, continuation) = AsyncStream.makeStream(of: ServerEvent.self, bufferingPolicy: .unbounded)
+        admission = ConnectionAdmission(limits: configuration.limits)
+        refusals = RefusalLog(logger: logger)
+        EncodingFaults.report { [logger] fault in logger.error("\(fault)") }
     }
 
     /// Connected clients that have said hello or not yet.
@@ -83,8 +94,17 @@ public final class InsetServer: Service, Sendable {
 
     public func run() async throws {
         defer { markListening() }
+        let refusals = refusals
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 128)
+            // Out of descriptors (EMFILE, ENFILE) or memory, `accept` fails at once
+            // every time it is tried: pause accepting instead of spinning a core,
+            // until sessions (the handshake deadline closes idle ones) free some.
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptPause(refusals: refusals))
+                }
+            }
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
             // Each connection keeps its receive buffer between reads. Client lines
             // are short, so start at 256 bytes instead of NIO's 2 KiB (1.8 MiB
@@ -96,7 +116,8 @@ public final class InsetServer: Service, Sendable {
         let server: any Channel
         switch configuration.listener {
         case .path(let path):
-            server = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
+            try StaleSocket.removeIfStale(path)
+            server = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).get()
             guard chmod(path, 0o660) == 0 else {
                 throw ServerError("chmod 0660 \(path)", errno: errno)
             }
@@ -105,6 +126,7 @@ public final class InsetServer: Service, Sendable {
             server = try await bootstrap.withBoundSocket(fd).get()
             logger.info("listening on the socket systemd passed", metadata: ["fd": "\(fd)"])
         }
+        DescriptorLimit.raiseAndCheck(for: configuration.limits, logger: logger)
         markListening()
         try? await gracefulShutdown()
         for client in connections { client.close(after: .bye(reason: "shutdown")) }
@@ -124,6 +146,11 @@ public final class InsetServer: Service, Sendable {
     }
 
     private func accept(_ channel: any Channel, peer: PeerCredentials) throws {
+        if let refusal = admission.admit(uid: peer.uid) {
+            refusals.refused(refusal.rawValue, metadata: ["peer": "\(peer)"])
+            return try channel.pipeline.syncOperations.addHandler(RefusingHandler(reason: "too-many-connections"))
+        }
+        channel.closeFuture.whenComplete { [admission] _ in admission.release(uid: peer.uid) }
         let id = ClientID(nextClient.withLockedValue { value in
             defer { value += 1 }
             return "c\(value)"
@@ -143,7 +170,8 @@ public final class InsetServer: Service, Sendable {
         try channel.pipeline.syncOperations.addHandler(
             SessionHandler(
                 connection: connection, authorization: configuration.authorization, lineLimit: configuration.lineLimit,
-                events: continuation, logger: logger))
+                handshakeTimeout: configuration.limits.handshakeTimeout, events: continuation, refusals: refusals,
+                logger: logger))
     }
 
     /// `SO_PEERCRED` of the accepted socket. Without it nobody is authorized for
@@ -171,7 +199,7 @@ struct PeerCredentialsRecord: Sendable {
     var gid: UInt32 = 0
 }
 
-/// A system call the server needed failed.
+/// A system call the server needed failed, or the socket is another daemon's.
 public struct ServerError: Error, CustomStringConvertible {
     public var operation: String
     public var errno: Int32
@@ -181,5 +209,12 @@ public struct ServerError: Error, CustomStringConvertible {
         self.errno = errno
     }
 
-    public var description: String { "\(operation): \(String(cString: strerror(errno)))" }
+    /// Another process accepts connections on `path`.
+    public static func socketInUse(_ path: String) -> ServerError {
+        ServerError("\(path) is in use by a running insetd (stop it first, or choose another --socket)", errno: EADDRINUSE)
+    }
+
+    public var description: String {
+        errno == EADDRINUSE ? operation : "\(operation): \(String(cString: strerror(errno)))"
+    }
 }

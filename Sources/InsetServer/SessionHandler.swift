@@ -18,18 +18,38 @@ final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
     private let authorization: Authorization
     private let events: AsyncStream<ServerEvent>.Continuation
     private let logger: Logger
+    private let refusals: RefusalLog
+    private let handshakeTimeout: Duration
+    private var handshakeDeadline: Scheduled<Void>?
     private var framer: LineFramer
     private var version: Int?
 
     init(
-        connection: ClientConnection, authorization: Authorization, lineLimit: Int,
-        events: AsyncStream<ServerEvent>.Continuation, logger: Logger
+        connection: ClientConnection, authorization: Authorization, lineLimit: Int, handshakeTimeout: Duration,
+        events: AsyncStream<ServerEvent>.Continuation, refusals: RefusalLog, logger: Logger
     ) {
         self.connection = connection
         self.authorization = authorization
         self.events = events
+        self.refusals = refusals
         self.logger = logger
+        self.handshakeTimeout = handshakeTimeout
         framer = LineFramer(limit: lineLimit)
+    }
+
+    /// A connection that does not complete `hello` in time is closed: an idle
+    /// connection would otherwise hold a descriptor for ever.
+    func handlerAdded(context: ChannelHandlerContext) {
+        let connection = connection
+        let refusals = refusals
+        handshakeDeadline = context.eventLoop.scheduleTask(in: .nanoseconds(handshakeTimeout.totalNanoseconds)) {
+            refusals.refused("no hello in time", metadata: ["client": "\(connection.id)", "peer": "\(connection.peer)"])
+            connection.close(after: .bye(reason: "hello-timeout"))
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        handshakeDeadline?.cancel()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -39,7 +59,7 @@ final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
             case .line(let line):
                 handle(line)
             case .tooLong:
-                logger.notice("client sent an over-long line; closing", metadata: ["client": "\(connection.id)"])
+                refusals.refused("a line over the limit", metadata: ["client": "\(connection.id)", "peer": "\(connection.peer)"])
                 connection.close(
                     after: .error(ProtocolError(.lineTooLong, "a line is longer than \(framer.limit) bytes; closing")))
                 return
@@ -53,6 +73,7 @@ final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        handshakeDeadline?.cancel()
         if version != nil { events.yield(.left(connection.id)) }
         logger.debug("client disconnected", metadata: ["client": "\(connection.id)"])
         context.fireChannelInactive()
@@ -84,9 +105,11 @@ final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
                 return
             }
             version = common
+            handshakeDeadline?.cancel()
+            handshakeDeadline = nil
             logger.info(
                 "client connected",
-                metadata: ["client": "\(connection.id)", "name": "\(name ?? "-")", "peer": "\(connection.peer)"])
+                metadata: ["client": "\(connection.id)", "name": "\(logSafe(name ?? "-"))", "peer": "\(connection.peer)"])
             events.yield(.joined(connection, version: common))
             return
         }
@@ -97,8 +120,7 @@ final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
         switch request.message {
         case .command, .policy:
             guard authorization.allowsControl(connection.peer) else {
-                logger.notice(
-                    "control command refused", metadata: ["client": "\(connection.id)", "peer": "\(connection.peer)"])
+                refusals.refused("control command not authorized", metadata: ["client": "\(connection.id)", "peer": "\(connection.peer)"])
                 connection.send(.error(ProtocolError(
                     .notAuthorized, "control commands need root or a configured user or group (\(connection.peer))",
                     id: request.id)))
