@@ -132,7 +132,7 @@ public actor InsetClient {
                     for output in framer.feed(buffer.readableBytesView) {
                         guard case .line(let bytes) = output else { continue }
                         let message = try? DaemonMessageDecoder.decode(bytes, client: clientID)
-                        if !welcomed, case .welcome(_, let id, let state) = message {
+                        if !welcomed, case .welcome(_, let id, let state, _) = message {
                             welcomed = true
                             resync(id: ClientID(id), into: continuation)
                             eventSink.yield(.connected(state))
@@ -163,7 +163,7 @@ public actor InsetClient {
         case .keyboard(let note, let isLocal): eventSink.yield(.keyboard(note, isLocal: isLocal))
         case .adjustment(let view, let adjustment): eventSink.yield(.adjustment(view: view, adjustment))
         case .error(let error): eventSink.yield(.error(error))
-        case .welcome, .device, .policy, .status, .devices, .ok, .bye: break
+        case .welcome, .device, .policy, .status, .devices, .ok, .bye, .focusLost: break
         }
     }
 

@@ -32,6 +32,9 @@ final class DaemonCore {
     private var clients: [ClientID: Client] = [:]
     private var devices: [String: InputDevice] = [:]
     private var tabletMode = false
+    /// The view whose field has focus, as clients last said: the client that
+    /// loses it to another client's field is told (`focusLost`).
+    private var focused: ViewID?
     /// Records every input of the pipeline and its outputs (`--trace`).
     private let tracer: TraceRecorder?
 
@@ -130,11 +133,12 @@ final class DaemonCore {
 
     private func handle(_ event: ServerEvent) {
         switch event {
-        case .joined(let connection, let version):
+        case .joined(let connection, let version, let id):
             clients[connection.id] = Client(connection: connection)
-            connection.send(.welcome(version: version, client: connection.id.rawValue, state: snapshot))
+            connection.send(.welcome(version: version, client: connection.id.rawValue, state: snapshot, id: id))
         case .left(let id):
             clients[id] = nil
+            if focused?.client == id { focused = nil }
             feed(.clientGone(id), from: .client(id))
         case .request(let connection, let request):
             // Requests still queued from a client the server has dropped: skip.
@@ -173,9 +177,25 @@ final class DaemonCore {
         do {
             try step(event, from: .client(client))
             if case .policy = request.message { publishPolicy() }
+            trackFocus(request.message, from: client)
             acknowledge()
         } catch {
             connection.send(.error(ProtocolError(.unknownView, error.description, id: request.id)))
+        }
+    }
+
+    private func trackFocus(_ message: ClientMessage, from client: ClientID) {
+        switch message {
+        case .focus(let name, _):
+            let view = ViewID(client: client, name: name)
+            if let previous = focused, previous.client != client {
+                clients[previous.client]?.connection.send(.focusLost(view: previous.name))
+            }
+            focused = view
+        case .blur(let name), .unregister(let name):
+            if focused == ViewID(client: client, name: name) { focused = nil }
+        default:
+            break
         }
     }
 

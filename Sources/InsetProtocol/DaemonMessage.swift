@@ -54,7 +54,8 @@ public struct WireDevice: Codable, Hashable, Sendable {
 
 /// Everything the daemon sends. Encoded as one JSON object per line with a `type`.
 public enum DaemonMessage: Hashable, Sendable {
-    case welcome(version: Int, client: String, state: StateSnapshot)
+    /// The answer to `hello`, echoing its `id`.
+    case welcome(version: Int, client: String, state: StateSnapshot, id: RequestID? = nil)
     /// A keyboard lifecycle notification, with `isLocal` for this recipient.
     case keyboard(KeyboardNotification, isLocal: Bool)
     /// A view's complete adjusted state (`view` is the client's own view name).
@@ -67,6 +68,8 @@ public enum DaemonMessage: Hashable, Sendable {
     case error(ProtocolError)
     /// The daemon is going away (`shutdown`) or dropping this client.
     case bye(reason: String)
+    /// Another client's field took the focus from this client's `view`.
+    case focusLost(view: String)
 
     /// The message as one line of JSON, newline included, keys sorted so the same
     /// message always gives the same bytes.
@@ -89,8 +92,9 @@ public enum DaemonMessage: Hashable, Sendable {
     public func jsonFields() -> JSONObject {
         var object: JSONObject
         switch self {
-        case .welcome(let version, let client, let state):
+        case .welcome(let version, let client, let state, let id):
             object = ["type": "welcome", "version": .integer(version), "client": .string(client), "state": state.json]
+            if let id { object["id"] = id.json }
         case .keyboard(let note, let isLocal):
             object = [
                 "type": "keyboard", "phase": .string(note.phase.rawValue), "begin": WireRect(note.beginFrame).json,
@@ -126,6 +130,8 @@ public enum DaemonMessage: Hashable, Sendable {
             if let id = error.id { object["id"] = id.json }
         case .bye(let reason):
             object = ["type": "bye", "reason": .string(reason)]
+        case .focusLost(let view):
+            object = ["type": "focusLost", "view": .string(view)]
         }
         return object
     }

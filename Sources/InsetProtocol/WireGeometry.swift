@@ -21,10 +21,11 @@ public struct WireRect: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        x = try c.coordinate(.x)
-        y = try c.coordinate(.y)
-        width = try c.coordinate(.width, nonNegative: true)
-        height = try c.coordinate(.height, nonNegative: true)
+        let bounded = decoder.userInfo[unboundedCoordinatesKey] == nil
+        x = try c.coordinate(.x, bounded: bounded)
+        y = try c.coordinate(.y, bounded: bounded)
+        width = try c.coordinate(.width, nonNegative: true, bounded: bounded)
+        height = try c.coordinate(.height, nonNegative: true, bounded: bounded)
     }
 }
 
@@ -43,8 +44,9 @@ public struct WireSize: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        width = try c.coordinate(.width, nonNegative: true)
-        height = try c.coordinate(.height, nonNegative: true)
+        let bounded = decoder.userInfo[unboundedCoordinatesKey] == nil
+        width = try c.coordinate(.width, nonNegative: true, bounded: bounded)
+        height = try c.coordinate(.height, nonNegative: true, bounded: bounded)
     }
 }
 
@@ -63,8 +65,9 @@ public struct WirePoint: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        x = try c.coordinate(.x)
-        y = try c.coordinate(.y)
+        let bounded = decoder.userInfo[unboundedCoordinatesKey] == nil
+        x = try c.coordinate(.x, bounded: bounded)
+        y = try c.coordinate(.y, bounded: bounded)
     }
 }
 
@@ -87,10 +90,11 @@ public struct WireInsets: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        top = try c.coordinate(.top)
-        left = try c.coordinate(.left)
-        bottom = try c.coordinate(.bottom)
-        right = try c.coordinate(.right)
+        let bounded = decoder.userInfo[unboundedCoordinatesKey] == nil
+        top = try c.coordinate(.top, bounded: bounded)
+        left = try c.coordinate(.left, bounded: bounded)
+        bottom = try c.coordinate(.bottom, bounded: bounded)
+        right = try c.coordinate(.right, bounded: bounded)
     }
 }
 
@@ -100,20 +104,25 @@ public struct WireInsets: Codable, Hashable, Sendable {
 /// value can turn into infinity on the way out.
 public let coordinateLimit: Double = 1_000_000
 
+/// Set (to anything) in a decoder's `userInfo` to lift `coordinateLimit`: the
+/// daemon's own messages can carry sums of bounded values (an adjusted inset is
+/// safe area plus content inset), which a client must accept.
+public let unboundedCoordinatesKey = CodingUserInfoKey(rawValue: "insetd.unboundedCoordinates")!
+
 extension KeyedDecodingContainer {
     /// A required coordinate: finite, within ±`coordinateLimit`, and not
     /// negative where it is a size. The error names the field (its coding path).
-    func coordinate(_ key: Key, nonNegative: Bool = false) throws -> Double {
-        try checkedCoordinate(decode(Double.self, forKey: key), key, nonNegative: nonNegative)
+    func coordinate(_ key: Key, nonNegative: Bool = false, bounded: Bool = true) throws -> Double {
+        try checkedCoordinate(decode(Double.self, forKey: key), key, nonNegative: nonNegative, bounded: bounded)
     }
 
     /// `coordinate` for an optional field.
     func coordinateIfPresent(_ key: Key, nonNegative: Bool = false) throws -> Double? {
-        try decodeIfPresent(Double.self, forKey: key).map { try checkedCoordinate($0, key, nonNegative: nonNegative) }
+        try decodeIfPresent(Double.self, forKey: key).map { try checkedCoordinate($0, key, nonNegative: nonNegative, bounded: true) }
     }
 
-    private func checkedCoordinate(_ value: Double, _ key: Key, nonNegative: Bool) throws -> Double {
-        guard value.isFinite, abs(value) <= coordinateLimit else {
+    private func checkedCoordinate(_ value: Double, _ key: Key, nonNegative: Bool, bounded: Bool) throws -> Double {
+        guard value.isFinite, !bounded || abs(value) <= coordinateLimit else {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: self, debugDescription: "must be a number from -1000000 to 1000000")
         }

@@ -110,7 +110,7 @@ final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
             logger.info(
                 "client connected",
                 metadata: ["client": "\(connection.id)", "name": "\(logSafe(name ?? "-"))", "peer": "\(connection.peer)"])
-            events.yield(.joined(connection, version: common))
+            events.yield(.joined(connection, version: common, id: request.id))
             return
         }
         guard version != nil else {

@@ -28,7 +28,7 @@ final class RunningServer {
         consumer = Task {
             for await event in server.events {
                 switch event {
-                case .joined(let connection, let version):
+                case .joined(let connection, let version, _):
                     connection.send(
                         .welcome(
                             version: version, client: connection.id.rawValue,
