@@ -88,7 +88,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "insetctl",
-            dependencies: ["InsetTrace", "InsetCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "InsetTrace", "InsetCore", "InsetProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // Emulated input hardware: device fixtures generated from code, a umockdev
         // testbed, and child processes. Only tests and Benchmarks/ depend on it.

@@ -118,9 +118,11 @@ final class DaemonCore {
             case .show: feed(.command(.show), from: .hotkey)
             case .hide: feed(.command(.hide), from: .hotkey)
             case .toggle: feed(.command(.toggle), from: .hotkey)
-            // Rotating the screen is the compositor's job; it reports the new
-            // size to insetd with a transition.
-            case .rotate, .rotateLeft, .rotateRight: break
+            // Rotating the screen is the shell's or compositor's job: passed on
+            // to them; they report the new size with a transition.
+            case .rotate: publishRotation(.next)
+            case .rotateLeft: publishRotation(.left)
+            case .rotateRight: publishRotation(.right)
             }
             // Debug, not info: a log line (timestamp formatting and a write to
             // the journal) was a third of the work between a hotkey and its
@@ -163,6 +165,7 @@ final class DaemonCore {
             return
         case .command(let command):
             logger.info("control command", metadata: ["command": "\(command.rawValue)", "client": "\(client)"])
+            if command == .rotate { publishRotation(.next) }
         case .status:
             connection.send(.status(id: request.id, state: snapshot, clients: clients.count, views: pipeline.engine.viewIDs.count))
             return
@@ -172,7 +175,6 @@ final class DaemonCore {
         default:
             break
         }
-        // Rotating the screen is the compositor's job: acknowledged only.
         guard let event = request.message.pipelineEvent(for: client) else { return acknowledge() }
         do {
             try step(event, from: .client(client))
@@ -250,6 +252,11 @@ final class DaemonCore {
     private func publish(device: InputDevice, event: String) {
         let message = ByteBuffer(bytes: DaemonMessage.device(event: event, Self.wire(device)).lineBytes())
         for client in clients.values where client.topics.contains(.devices) { client.connection.send(encoded: message) }
+    }
+
+    private func publishRotation(_ direction: RotationDirection) {
+        let message = ByteBuffer(bytes: DaemonMessage.rotate(direction: direction).lineBytes())
+        for client in clients.values where client.topics.contains(.rotation) { client.connection.send(encoded: message) }
     }
 
     private func publishPolicy() {

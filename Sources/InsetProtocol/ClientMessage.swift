@@ -86,9 +86,22 @@ extension KeyedDecodingContainer {
 public enum Topic: String, Codable, Hashable, Sendable, CaseIterable {
     case devices
     case policy
+    /// Requests to rotate the screen (a rotate hotkey or command), for the
+    /// shell or compositor that rotates it.
+    case rotation
 }
 
-/// A control command. Needs authorization (see `docs/PROTOCOL.md`).
+/// Which way a rotate request asks to turn the screen: `next` (the rotate key,
+/// or the `rotate` command: the next orientation, as the shell sees fit),
+/// `left` (counter-clockwise) or `right` (clockwise).
+public enum RotationDirection: String, Codable, Hashable, Sendable, CaseIterable {
+    case next, left, right
+}
+
+/// A control command. Needs authorization (see `docs/PROTOCOL.md`). `rotate`
+/// does not rotate anything itself: insetd passes it on to `rotation`
+/// subscribers, and a shell that rotates reports the new size with a
+/// `transition`.
 public enum ControlCommand: String, Codable, Hashable, Sendable, CaseIterable {
     case show, hide, toggle, rotate
 }

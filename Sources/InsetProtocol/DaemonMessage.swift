@@ -70,6 +70,9 @@ public enum DaemonMessage: Hashable, Sendable {
     case bye(reason: String)
     /// Another client's field took the focus from this client's `view`.
     case focusLost(view: String)
+    /// Someone asked to rotate the screen (hotkey or command); for `rotation`
+    /// subscribers.
+    case rotate(direction: RotationDirection)
 
     /// The message as one line of JSON, newline included, keys sorted so the same
     /// message always gives the same bytes.
@@ -132,6 +135,8 @@ public enum DaemonMessage: Hashable, Sendable {
             object = ["type": "bye", "reason": .string(reason)]
         case .focusLost(let view):
             object = ["type": "focusLost", "view": .string(view)]
+        case .rotate(let direction):
+            object = ["type": "rotate", "direction": .string(direction.rawValue)]
         }
         return object
     }

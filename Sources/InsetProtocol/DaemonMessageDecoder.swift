@@ -94,6 +94,7 @@ private struct DecodedMessage: Decodable {
                 ProtocolError(try field("code", as: ErrorCode.self), try field("message", as: String.self), id: id))
         case "bye": message = .bye(reason: try field("reason", as: String.self))
         case "focusLost": message = .focusLost(view: try field("view", as: String.self))
+        case "rotate": message = .rotate(direction: try field("direction", as: RotationDirection.self))
         default: throw ProtocolError(.unknownType, "unknown daemon message \"\(type)\"")
         }
     }

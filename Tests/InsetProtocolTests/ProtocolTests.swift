@@ -31,7 +31,7 @@ func validate(_ arguments: [String]) async throws -> (status: Int32, output: Str
     @Test func everyExampleValidatesAgainstTheSchema() async throws {
         let result = try await validate([repositoryRoot.appendingPathComponent("docs/PROTOCOL.md").path])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("25 passed, 0 failed"))
+        #expect(result.output.contains("26 passed, 0 failed"))
     }
 
     @Test func everyClientExampleDecodes() throws {
@@ -65,14 +65,14 @@ func validate(_ arguments: [String]) async throws -> (status: Int32, output: Str
             .status(id: .number(3), state: state, clients: 2, views: 5), .devices(id: .string("d"), [device]),
             .ok(id: nil), .ok(id: .string("t1")), .error(ProtocolError(.unknownView, "no view c1/x is registered", id: .number(7))),
             .bye(reason: "shutdown"), .welcome(version: 1, client: "c2", state: state, id: .string("h")),
-            .focusLost(view: "signup"),
+            .focusLost(view: "signup"), .rotate(direction: .left),
         ]
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("insetd-daemon-\(getpid()).jsonl")
         try messages.map { String(decoding: $0.line(), as: UTF8.self) }.joined().write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try await validate(["--daemon", file.path])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("13 passed, 0 failed"))
+        #expect(result.output.contains("14 passed, 0 failed"))
     }
 
     @Test func theDocumentedAdjustmentIsWhatTheEncoderWrites() {
