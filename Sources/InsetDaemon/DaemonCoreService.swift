@@ -31,8 +31,10 @@ final class DaemonCoreService: Service, Sendable {
     func run() async throws {
         let (events, continuation) = AsyncStream.makeStream(of: CoreEvent.self, bufferingPolicy: .unbounded)
         let source = try monitor.start(delivering: { event in continuation.yield(.input(event)) })
+        let started = ContinuousClock.now
         let core = try DaemonCore(
-            configuration: configuration, devices: monitor.devices, tabletMode: monitor.tabletMode, logger: logger)
+            configuration: configuration, devices: monitor.devices, tabletMode: monitor.tabletMode, outbox: server,
+            clock: { Instant(nanoseconds: (ContinuousClock.now - started).totalNanoseconds) }, logger: logger)
         await server.waitUntilListening()
         let keyboards = monitor.devices.filter { if case .keyboard = $0.classification.kind { true } else { false } }
         notifier.notify(
@@ -50,7 +52,7 @@ final class DaemonCoreService: Service, Sendable {
                 var scheduled: ContinuousClock.Instant?
                 for await event in events {
                     core.handle(event)
-                    let wake = core.nextWake
+                    let wake = core.nextDeadline.map { started + .nanoseconds($0.nanoseconds) }
                     guard wake != scheduled else { continue }
                     timer?.cancel()
                     scheduled = wake

@@ -55,7 +55,7 @@ public final class InsetServer: Service, Sendable {
     private let configuration: Configuration
     private let logger: Logger
     private let group: any EventLoopGroup
-    private let clients = NIOLockedValueBox([ClientID: ClientConnection]())
+    let registry = ClientRegistry()
     private let nextClient = NIOLockedValueBox(1)
     /// One per event loop its clients are served on.
     private let pendingFlushes = NIOLockedValueBox([ObjectIdentifier: PendingFlushes]())
@@ -74,11 +74,11 @@ public final class InsetServer: Service, Sendable {
     }
 
     /// Connected clients that have said hello or not yet.
-    public var connectionCount: Int { clients.withLockedValue { $0.count } }
+    public var connectionCount: Int { registry.count }
 
-    public func connection(_ id: ClientID) -> ClientConnection? { clients.withLockedValue { $0[id] } }
+    public func connection(_ id: ClientID) -> ClientConnection? { registry.connection(id) }
 
-    public var connections: [ClientConnection] { clients.withLockedValue { Array($0.values) } }
+    public var connections: [ClientConnection] { registry.connections }
 
     /// Returns once the socket is listening (or `run()` has failed).
     public func waitUntilListening() async {
@@ -165,12 +165,13 @@ public final class InsetServer: Service, Sendable {
         let connection = ClientConnection(
             id: id, peer: peer, channel: channel, capacity: configuration.outboundCapacity, pendingFlushes: flushes,
             logger: logger)
-        clients.withLockedValue { $0[id] = connection }
-        channel.closeFuture.whenComplete { [self] _ in _ = clients.withLockedValue { $0.removeValue(forKey: id) } }
+        registry.add(connection)
+        channel.closeFuture.whenComplete { [registry] _ in registry.remove(id) }
         try channel.pipeline.syncOperations.addHandler(
             SessionHandler(
                 connection: connection, authorization: configuration.authorization, lineLimit: configuration.lineLimit,
-                handshakeTimeout: configuration.limits.handshakeTimeout, events: continuation, refusals: refusals,
+                handshakeTimeout: configuration.limits.handshakeTimeout, registry: registry, events: continuation,
+                refusals: refusals,
                 logger: logger))
     }
 

@@ -6,9 +6,9 @@ import InsetProtocol
 public enum ServerEvent: Sendable {
     /// A client completed `hello` (`id` is the hello's); the daemon answers
     /// with `welcome`.
-    case joined(ClientConnection, version: Int, id: RequestID?)
+    case joined(ClientID, version: Int, id: RequestID?)
     /// A request from a client that has said hello (control commands already
     /// authorized).
-    case request(ClientConnection, ClientRequest)
+    case request(ClientID, ClientRequest)
     case left(ClientID)
 }

@@ -19,6 +19,7 @@ final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
     private let events: AsyncStream<ServerEvent>.Continuation
     private let logger: Logger
     private let refusals: RefusalLog
+    private let registry: ClientRegistry
     private let handshakeTimeout: Duration
     private var handshakeDeadline: Scheduled<Void>?
     private var framer: LineFramer
@@ -26,8 +27,9 @@ final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     init(
         connection: ClientConnection, authorization: Authorization, lineLimit: Int, handshakeTimeout: Duration,
-        events: AsyncStream<ServerEvent>.Continuation, refusals: RefusalLog, logger: Logger
+        registry: ClientRegistry, events: AsyncStream<ServerEvent>.Continuation, refusals: RefusalLog, logger: Logger
     ) {
+        self.registry = registry
         self.connection = connection
         self.authorization = authorization
         self.events = events
@@ -110,7 +112,8 @@ final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
             logger.info(
                 "client connected",
                 metadata: ["client": "\(connection.id)", "name": "\(logSafe(name ?? "-"))", "peer": "\(connection.peer)"])
-            events.yield(.joined(connection, version: common, id: request.id))
+            registry.markJoined(connection.id)
+            events.yield(.joined(connection.id, version: common, id: request.id))
             return
         }
         guard version != nil else {
@@ -129,6 +132,6 @@ final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
         default:
             break
         }
-        events.yield(.request(connection, request))
+        events.yield(.request(connection.id, request))
     }
 }
