@@ -102,8 +102,48 @@ public enum RotationDirection: String, Codable, Hashable, Sendable, CaseIterable
 /// does not rotate anything itself: insetd passes it on to `rotation`
 /// subscribers, and a shell that rotates reports the new size with a
 /// `transition`.
-public enum ControlCommand: String, Codable, Hashable, Sendable, CaseIterable {
-    case show, hide, toggle, rotate
+/// The keyboard's show, hide and toggle are the core's own `KeyboardCommand`
+/// (one type from the wire to the policy), beside `rotate`.
+public enum ControlCommand: Hashable, Sendable, CaseIterable, RawRepresentable, Codable {
+    case keyboard(KeyboardCommand)
+    case rotate
+
+    public static let show = ControlCommand.keyboard(.show)
+    public static let hide = ControlCommand.keyboard(.hide)
+    public static let toggle = ControlCommand.keyboard(.toggle)
+
+    public static var allCases: [ControlCommand] { KeyboardCommand.allCases.map(keyboard) + [.rotate] }
+
+    public init?(rawValue: String) {
+        if rawValue == "rotate" { self = .rotate } else if let command = KeyboardCommand(rawValue: rawValue) {
+            self = .keyboard(command)
+        } else {
+            return nil
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .keyboard(let command): command.rawValue
+        case .rotate: "rotate"
+        }
+    }
+
+    /// As its raw value, a string.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let command = ControlCommand(rawValue: text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "Cannot initialize ControlCommand from invalid String value \(text)")
+        }
+        self = command
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
 }
 
 /// Everything a client can send. Every message may carry an `id`.
@@ -158,6 +198,7 @@ extension ClientMessage {
         func view(_ name: String) -> ViewID { ViewID(client: client, name: name) }
         switch self {
         case .hello, .subscribe, .status, .devices, .command(.rotate): return nil
+        case .command(.keyboard(let command)): return .command(command)
         case .register(let wire): return .register(view(wire.view), wire.description)
         case .update(let wire): return .update(view(wire.view), wire.description)
         case .unregister(let name): return .unregister(view(name))
@@ -167,9 +208,6 @@ extension ClientMessage {
             return .scrollToVisible(ScrollRequest(view: view(name), rect: rect, margin: margin))
         case .transition(let duration, let screen): return .transition(duration: .fromSeconds(duration), screen: screen)
         case .dismiss(let name): return .interactiveDismiss(view(name))
-        case .command(.show): return .command(.show)
-        case .command(.hide): return .command(.hide)
-        case .command(.toggle): return .command(.toggle)
         case .policy(let mode): return .mode(mode)
         }
     }
