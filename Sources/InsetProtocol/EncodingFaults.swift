@@ -8,7 +8,7 @@ import Synchronization
 /// place and reports here, and the daemon logs the report. Reports are counted;
 /// after the first ten only every thousandth is passed on, so a bug hit on every
 /// keyboard change cannot flood the journal.
-public enum EncodingFaults {
+package enum EncodingFaults {
     private struct State {
         var handler: (@Sendable (String) -> Void)?
         var count = 0
@@ -18,12 +18,12 @@ public enum EncodingFaults {
 
     /// Sets who hears about faults (the daemon: its logger). Without one, faults
     /// are only counted.
-    public static func report(to handler: @escaping @Sendable (String) -> Void) {
+    package static func report(to handler: @escaping @Sendable (String) -> Void) {
         state.withLock { $0.handler = handler }
     }
 
     /// Faults seen since the process started.
-    public static var count: Int { state.withLock { $0.count } }
+    package static var count: Int { state.withLock { $0.count } }
 
     static func nonFinite(_ value: Double) {
         let (handler, count) = state.withLock { state -> ((@Sendable (String) -> Void)?, Int) in

@@ -7,7 +7,7 @@
 /// the log. Control characters (C0, DEL, C1, and the Unicode line and paragraph
 /// separators) are written as visible escapes, and the text is cut at `limit`
 /// characters with a note of how much was left out.
-public func logSafe(_ text: some StringProtocol, limit: Int = 120) -> String {
+package func logSafe(_ text: some StringProtocol, limit: Int = 120) -> String {
     var result = ""
     var written = 0
     var scalars = text.unicodeScalars.makeIterator()

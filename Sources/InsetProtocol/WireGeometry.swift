@@ -102,12 +102,12 @@ public struct WireInsets: Codable, Hashable, Sendable {
 /// a few thousand points across; the bound keeps every sum and difference the
 /// engine forms (insets minus insets, offsets plus sizes) finite, so no client
 /// value can turn into infinity on the way out.
-public let coordinateLimit: Double = 1_000_000
+package let coordinateLimit: Double = 1_000_000
 
 /// Set (to anything) in a decoder's `userInfo` to lift `coordinateLimit`: the
 /// daemon's own messages can carry sums of bounded values (an adjusted inset is
 /// safe area plus content inset), which a client must accept.
-public let unboundedCoordinatesKey = CodingUserInfoKey(rawValue: "insetd.unboundedCoordinates")!
+let unboundedCoordinatesKey = CodingUserInfoKey(rawValue: "insetd.unboundedCoordinates")!
 
 extension KeyedDecodingContainer {
     /// A required coordinate: finite, within ±`coordinateLimit`, and not

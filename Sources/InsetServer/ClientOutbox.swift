@@ -10,7 +10,7 @@ import NIOCore
 /// Why: the core decides what each client hears; the server owns who the
 /// clients are, what they subscribed to, and how bytes reach them. The core
 /// never holds a connection.
-public protocol ClientOutbox: AnyObject, Sendable {
+package protocol ClientOutbox: AnyObject, Sendable {
     func send(_ message: DaemonMessage, to client: ClientID)
     /// One encoded line to every client that said hello; a client in `special`
     /// gets its own line instead (the keyboard notification's `isLocal`).
@@ -69,29 +69,29 @@ final class ClientRegistry: Sendable {
 }
 
 extension InsetServer: ClientOutbox {
-    public func send(_ message: DaemonMessage, to client: ClientID) {
+    package func send(_ message: DaemonMessage, to client: ClientID) {
         registry.connection(client)?.send(message)
     }
 
-    public func broadcast(_ line: [UInt8], replacing special: [ClientID: [UInt8]]) {
+    package func broadcast(_ line: [UInt8], replacing special: [ClientID: [UInt8]]) {
         // Encoded once: every client's queue shares the buffer.
         let shared = ByteBuffer(bytes: line)
         let specials = special.mapValues { ByteBuffer(bytes: $0) }
         for connection in registry.joined() { connection.send(encoded: specials[connection.id] ?? shared) }
     }
 
-    public func publish(_ line: [UInt8], to topic: Topic) {
+    package func publish(_ line: [UInt8], to topic: Topic) {
         let shared = ByteBuffer(bytes: line)
         for connection in registry.joined(subscribedTo: topic) { connection.send(encoded: shared) }
     }
 
-    public func subscribe(_ client: ClientID, to topics: [Topic]) {
+    package func subscribe(_ client: ClientID, to topics: [Topic]) {
         registry.subscribe(client, to: topics)
     }
 
-    public func isConnected(_ client: ClientID) -> Bool {
+    package func isConnected(_ client: ClientID) -> Bool {
         registry.connection(client)?.isOpen ?? false
     }
 
-    public var clientCount: Int { registry.joinedCount }
+    package var clientCount: Int { registry.joinedCount }
 }

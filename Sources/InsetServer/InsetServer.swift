@@ -12,9 +12,9 @@ import ServiceLifecycle
 ///
 /// Runs as a `Service`: `run()` serves until graceful shutdown, then says `bye`
 /// to every client and closes.
-public final class InsetServer: Service, Sendable {
+package final class InsetServer: Service, Sendable {
     /// Where to listen.
-    public enum Listener: Sendable, Hashable {
+    package enum Listener: Sendable, Hashable {
         /// Bind this path, mode 0660. A socket file nobody answers on is
         /// replaced; one that a running daemon serves is left alone and `run()`
         /// fails (`ServerError.socketInUse`).
@@ -23,19 +23,19 @@ public final class InsetServer: Service, Sendable {
         case inherited(fileDescriptor: Int32)
     }
 
-    public struct Configuration: Sendable {
-        public var listener: Listener
-        public var authorization: Authorization
+    package struct Configuration: Sendable {
+        package var listener: Listener
+        package var authorization: Authorization
         /// Unsent messages per client before it is dropped as too slow.
-        public var outboundCapacity: Int
-        public var lineLimit: Int
+        package var outboundCapacity: Int
+        package var lineLimit: Int
         /// Connection caps and the handshake deadline.
-        public var limits: ConnectionLimits
+        package var limits: ConnectionLimits
         /// The event loops to serve on; nil: a one-thread group of the server's
         /// own, shut down with it. A given group is left running.
-        public var eventLoopGroup: (any EventLoopGroup)?
+        package var eventLoopGroup: (any EventLoopGroup)?
 
-        public init(
+        package init(
             listener: Listener, authorization: Authorization = Authorization(), outboundCapacity: Int = 256,
             lineLimit: Int = LineFramer.defaultLimit, limits: ConnectionLimits = ConnectionLimits(),
             eventLoopGroup: (any EventLoopGroup)? = nil
@@ -50,7 +50,7 @@ public final class InsetServer: Service, Sendable {
     }
 
     /// Everything clients do, in order, for the daemon to handle.
-    public let events: AsyncStream<ServerEvent>
+    package let events: AsyncStream<ServerEvent>
     private let continuation: AsyncStream<ServerEvent>.Continuation
     private let configuration: Configuration
     private let logger: Logger
@@ -63,7 +63,7 @@ public final class InsetServer: Service, Sendable {
     private let admission: ConnectionAdmission
     private let refusals: RefusalLog
 
-    public init(configuration: Configuration, logger: Logger = Logger(label: "insetd.server")) {
+    package init(configuration: Configuration, logger: Logger = Logger(label: "insetd.server")) {
         self.configuration = configuration
         self.logger = logger
         group = configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -74,14 +74,14 @@ public final class InsetServer: Service, Sendable {
     }
 
     /// Connected clients that have said hello or not yet.
-    public var connectionCount: Int { registry.count }
+    package var connectionCount: Int { registry.count }
 
-    public func connection(_ id: ClientID) -> ClientConnection? { registry.connection(id) }
+    package func connection(_ id: ClientID) -> ClientConnection? { registry.connection(id) }
 
-    public var connections: [ClientConnection] { registry.connections }
+    package var connections: [ClientConnection] { registry.connections }
 
     /// Returns once the socket is listening (or `run()` has failed).
-    public func waitUntilListening() async {
+    package func waitUntilListening() async {
         await withCheckedContinuation { continuation in
             let pending = ready.withLockedValue { waiting -> Bool in
                 guard waiting != nil else { return false }
@@ -92,7 +92,7 @@ public final class InsetServer: Service, Sendable {
         }
     }
 
-    public func run() async throws {
+    package func run() async throws {
         defer { markListening() }
         let refusals = refusals
         let bootstrap = ServerBootstrap(group: group)
@@ -201,21 +201,21 @@ struct PeerCredentialsRecord: Sendable {
 }
 
 /// A system call the server needed failed, or the socket is another daemon's.
-public struct ServerError: Error, CustomStringConvertible {
-    public var operation: String
-    public var errno: Int32
+package struct ServerError: Error, CustomStringConvertible {
+    package var operation: String
+    package var errno: Int32
 
-    public init(_ operation: String, errno: Int32) {
+    package init(_ operation: String, errno: Int32) {
         self.operation = operation
         self.errno = errno
     }
 
     /// Another process accepts connections on `path`.
-    public static func socketInUse(_ path: String) -> ServerError {
+    package static func socketInUse(_ path: String) -> ServerError {
         ServerError("\(path) is in use by a running insetd (stop it first, or choose another --socket)", errno: EADDRINUSE)
     }
 
-    public var description: String {
+    package var description: String {
         errno == EADDRINUSE ? operation : "\(operation): \(String(cString: strerror(errno)))"
     }
 }

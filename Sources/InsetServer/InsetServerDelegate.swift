@@ -3,7 +3,7 @@ import InsetProtocol
 
 /// What the server reports to the daemon, in order: one stream for all clients,
 /// so requests are handled in the order they arrived.
-public enum ServerEvent: Sendable {
+package enum ServerEvent: Sendable {
     /// A client completed `hello` (`id` is the hello's); the daemon answers
     /// with `welcome`.
     case joined(ClientID, version: Int, id: RequestID?)
