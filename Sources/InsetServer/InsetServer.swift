@@ -167,12 +167,12 @@ package final class InsetServer: Service, Sendable {
             logger: logger)
         registry.add(connection)
         channel.closeFuture.whenComplete { [registry] _ in registry.remove(id) }
+        let session = ClientSession(
+            connection: connection, authorization: configuration.authorization, registry: registry, events: continuation,
+            refusals: refusals, logger: logger)
         try channel.pipeline.syncOperations.addHandler(
             SessionHandler(
-                connection: connection, authorization: configuration.authorization, lineLimit: configuration.lineLimit,
-                handshakeTimeout: configuration.limits.handshakeTimeout, registry: registry, events: continuation,
-                refusals: refusals,
-                logger: logger))
+                session: session, lineLimit: configuration.lineLimit, handshakeTimeout: configuration.limits.handshakeTimeout))
     }
 
     /// `SO_PEERCRED` of the accepted socket. Without it nobody is authorized for
