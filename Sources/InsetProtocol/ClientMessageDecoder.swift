@@ -170,7 +170,12 @@ public enum ClientMessageDecoder {
         guard let error = error as? DecodingError else { return "\(type): \(error)" }
         func path(_ context: DecodingError.Context, _ last: CodingKey? = nil) -> String {
             let keys = context.codingPath + (last.map { [$0] } ?? [])
-            return keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            // "frame.width", "topics[0]": as a JavaScript author would write it.
+            var text = ""
+            for key in keys {
+                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return text
         }
         switch error {
         case .keyNotFound(let key, let context):
@@ -207,7 +212,9 @@ public enum ClientMessageDecoder {
         case is Double.Type, is Int.Type, is Int64.Type: "a number"
         case is Bool.Type: "true or false"
         case is String.Type: "a string"
-        default: "an object or array of the right shape"
+        default:
+            // JSONDecoder names the container it wanted: a dictionary or an array.
+            "\(type)".hasPrefix("Array") ? "a list" : "\(type)".hasPrefix("Dictionary") ? "an object" : "a value of another kind"
         }
     }
 }

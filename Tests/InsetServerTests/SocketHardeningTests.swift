@@ -108,6 +108,13 @@ import Testing
         Refused(
             name: "a fractional id", line: #"{"type":"status","id":1.5}"#, code: "invalid-field", mentions: #"field "id""#),
         Refused(
+            name: "an array where a rect goes",
+            line: #"{"type":"focus","view":"v","field":[0,0,1,1]}"#, code: "invalid-field",
+            mentions: #"focus: field "field": expected an object"#),
+        Refused(
+            name: "an unknown topic", line: #"{"type":"subscribe","topics":["devices","weather"]}"#, code: "invalid-field",
+            mentions: #"subscribe: field "topics[1]": must be one of devices, policy, rotation"#),
+        Refused(
             name: "an unknown behaviour", line: #"{"type":"register","view":"x","# + frame + #","behavior":"bogus"}"#,
             code: "invalid-field", mentions: "must be one of safeAreaInsets"),
     ]
