@@ -97,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "insetctl",
             dependencies: [
-                "InsetTrace", "InsetCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "InsetTrace", "InsetCore", "InsetProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "InsetVersion", "InsetInput",
             ]
         ),

@@ -41,6 +41,7 @@ for await event in client.events {
     case .adjustment(let view, let adjustment):
         emit("adjustment \(view) bottom=\(Int(adjustment.additionalBottomInset)) offset=\(Int(adjustment.contentOffset.y))")
     case .error(let error): emit("error \(error)")
+    case .focusLost(let view): emit("focusLost \(view)")
     case .disconnected: emit("disconnected")
     }
 }

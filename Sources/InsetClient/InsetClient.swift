@@ -16,6 +16,9 @@ public actor InsetClient {
         case keyboard(KeyboardNotification, isLocal: Bool)
         case adjustment(view: String, ViewAdjustment)
         case error(ProtocolError)
+        /// Another client's field took the focus from this view's field; the
+        /// client forgets its focus (a reconnect does not restore it).
+        case focusLost(view: String)
         /// The connection dropped; the client keeps trying to reconnect.
         case disconnected
     }
@@ -55,42 +58,38 @@ public actor InsetClient {
 
     public func register(_ view: String, _ description: ViewDescription) {
         if views.updateValue(description, forKey: view) == nil { viewOrder.append(view) }
-        send(["type": "register"], view: WireView(view: view, description: description))
+        send(.register(WireView(view: view, description: description)))
     }
 
     public func update(_ view: String, _ description: ViewDescription) {
         guard views[view] != nil else { return register(view, description) }
         views[view] = description
-        send(["type": "update"], view: WireView(view: view, description: description))
+        send(.update(WireView(view: view, description: description)))
     }
 
     public func unregister(_ view: String) {
         views[view] = nil
         viewOrder.removeAll { $0 == view }
         if focus?.view == view { focus = nil }
-        send(["type": "unregister", "view": view])
+        send(.unregister(view: view))
     }
 
     public func focus(_ view: String, field: Rect) {
         focus = (view, field)
-        send(["type": "focus", "view": view, "field": object(WireRect(field))])
+        send(.focus(view: view, field: field))
     }
 
     public func blur(_ view: String) {
         if focus?.view == view { focus = nil }
-        send(["type": "blur", "view": view])
+        send(.blur(view: view))
     }
 
     public func scroll(_ view: String, to rect: Rect, margin: Double? = nil) {
-        var message: [String: Any] = ["type": "scroll", "view": view, "rect": object(WireRect(rect))]
-        if let margin { message["margin"] = margin }
-        send(message)
+        send(.scroll(view: view, rect: rect, margin: margin))
     }
 
     public func transition(duration: Double, screen: Size?) {
-        var message: [String: Any] = ["type": "transition", "duration": duration]
-        if let screen { message["screen"] = object(WireSize(screen)) }
-        send(message)
+        send(.transition(duration: duration, screen: screen))
     }
 
     // MARK: - Connection
@@ -120,7 +119,7 @@ public actor InsetClient {
             }
         let (stream, continuation) = AsyncStream.makeStream(of: Data.self, bufferingPolicy: .unbounded)
         try await channel.executeThenClose { inbound, outbound in
-            try await outbound.write(ByteBuffer(bytes: line(["type": "hello", "version": 1, "client": name])))
+            try await outbound.write(ByteBuffer(bytes: ClientMessage.hello(versions: supportedProtocolVersions, client: name).line()))
             var framer = LineFramer()
             var welcomed = false
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -132,7 +131,7 @@ public actor InsetClient {
                     for output in framer.feed(buffer.readableBytesView) {
                         guard case .line(let bytes) = output else { continue }
                         let message = try? DaemonMessageDecoder.decode(bytes, client: clientID)
-                        if !welcomed, case .welcome(_, let id, let state) = message {
+                        if !welcomed, case .welcome(_, let id, let state, _) = message {
                             welcomed = true
                             resync(id: ClientID(id), into: continuation)
                             eventSink.yield(.connected(state))
@@ -153,9 +152,9 @@ public actor InsetClient {
         clientID = id
         outgoing = continuation
         for view in viewOrder {
-            if let description = views[view] { send(["type": "register"], view: WireView(view: view, description: description)) }
+            if let description = views[view] { send(.register(WireView(view: view, description: description))) }
         }
-        if let focus { send(["type": "focus", "view": focus.view, "field": object(WireRect(focus.field))]) }
+        if let focus { send(.focus(view: focus.view, field: focus.field)) }
     }
 
     private func deliver(_ message: DaemonMessage) {
@@ -163,28 +162,14 @@ public actor InsetClient {
         case .keyboard(let note, let isLocal): eventSink.yield(.keyboard(note, isLocal: isLocal))
         case .adjustment(let view, let adjustment): eventSink.yield(.adjustment(view: view, adjustment))
         case .error(let error): eventSink.yield(.error(error))
-        case .welcome, .device, .policy, .status, .devices, .ok, .bye, .reloaded: break
+        case .focusLost(let view):
+            if focus?.view == view { focus = nil }
+            eventSink.yield(.focusLost(view: view))
+        case .welcome, .device, .policy, .status, .devices, .ok, .bye, .rotate, .reloaded: break
         }
     }
 
-    private func send(_ fields: [String: Any], view: WireView? = nil) {
-        var message = fields
-        if let view, let viewObject = object(view) as? [String: Any] { message.merge(viewObject) { $1 } }
-        send(message)
+    private func send(_ message: ClientMessage) {
+        outgoing?.yield(message.line())
     }
-
-    private func send(_ message: [String: Any]) {
-        outgoing?.yield(line(message))
-    }
-}
-
-private func object(_ value: some Encodable) -> Any {
-    let data = (try? JSONEncoder().encode(value)) ?? Data("{}".utf8)
-    return (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) ?? [:]
-}
-
-private func line(_ message: [String: Any]) -> Data {
-    var data = (try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys])) ?? Data()
-    data.append(UInt8(ascii: "\n"))
-    return data
 }

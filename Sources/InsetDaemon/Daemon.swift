@@ -73,7 +73,8 @@ public enum Daemon {
         let server = InsetServer(
             configuration: .init(
                 listener: listener, authorization: configuration.authorization,
-                outboundCapacity: configuration.outboundQueue, eventLoopGroup: DaemonRuntime.group),
+                outboundCapacity: configuration.outboundQueue, limits: configuration.connectionLimits,
+                eventLoopGroup: DaemonRuntime.group),
             logger: Logger(label: "insetd.server"))
         let (hangUps, hangUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let (stops, stop) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))

@@ -17,6 +17,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var trace: TraceSettings
     /// The WebSocket endpoint for browser pages (off by default).
     public var webSocket: WebSocketSettings = .defaults
+    /// Connection caps and the hello deadline (`server.max-connections`, ...).
+    public var connectionLimits = ConnectionLimits()
 
     public static let defaults = DaemonConfiguration(
         screen: Size(width: 1280, height: 800), logLevel: .info, pipeline: PipelineConfiguration(),

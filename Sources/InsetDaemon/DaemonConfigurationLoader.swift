@@ -72,6 +72,13 @@ public enum DaemonConfigurationLoader {
         config.controlUsers = values.list("server.control-users", default: config.controlUsers) { $0 }
         config.controlGroups = values.list("server.control-groups", default: config.controlGroups) { $0 }
         config.outboundQueue = values.integer("server.outbound-queue", default: config.outboundQueue, in: 8...1_000_000)
+        config.connectionLimits.maximumConnections = values.integer(
+            "server.max-connections", default: config.connectionLimits.maximumConnections, in: 1...1_000_000)
+        config.connectionLimits.maximumConnectionsPerUser = values.integer(
+            "server.max-connections-per-user", default: config.connectionLimits.maximumConnectionsPerUser, in: 1...1_000_000)
+        config.connectionLimits.handshakeTimeout = .milliseconds(values.integer(
+            "server.hello-timeout-ms", default: Int(config.connectionLimits.handshakeTimeout.totalNanoseconds / 1_000_000),
+            in: 100...10_000))
         config.trace.path = values.text("trace.path", default: config.trace.path)
         config.trace.outputPath = values.text("trace.output-path", default: config.trace.outputPath)
         config.trace.maxBytes = values.integer("trace.max-bytes", default: config.trace.maxBytes, in: 4096...(1 << 40))

@@ -4,7 +4,6 @@ import InsetProtocol
 import InsetServer
 import InsetTrace
 import Logging
-import NIOCore
 
 /// Everything the core reacts to, merged into one ordered stream.
 enum CoreEvent: Sendable {
@@ -16,42 +15,44 @@ enum CoreEvent: Sendable {
     case reload(ReloadOutcome)
 }
 
-/// The daemon's heart: owns the pure `InsetPipeline` and the only clock, turns
-/// input and client events into pipeline events, and routes its outputs to
-/// clients. Used from one task only (`DaemonCoreService`), so it needs no locks.
+/// The daemon's heart: owns the pure `InsetPipeline`, turns input and client
+/// events into pipeline events, and routes its outputs to clients by id through
+/// an outbox (the server, or a test's recorder). Its time comes from `clock`
+/// (the service's monotonic clock, or a test's), so routing is testable in
+/// process. Used from one task only (`DaemonCoreService`), so it needs no locks.
 final class DaemonCore {
-    private struct Client {
-        var connection: ClientConnection
-        var topics: Set<Topic> = []
-    }
-
     private(set) var pipeline: InsetPipeline
     private(set) var configuration: DaemonConfiguration
-    private let clock = ContinuousClock()
-    private let started: ContinuousClock.Instant
+    private let clock: () -> Instant
+    private let outbox: any ClientOutbox
     private let logger: Logger
-    private var clients: [ClientID: Client] = [:]
     private var devices: [String: InputDevice] = [:]
     private var tabletMode = false
     /// The OSK bridge whose real keyboard frame is in use, and its client (see `reportedFrame`).
     private var frameReporter: (bridge: String, client: ClientID)?
+    /// The view whose field has focus, as clients last said: the client that
+    /// loses it to another client's field is told (`focusLost`).
+    private var focused: ViewID?
     /// Records every input of the pipeline and its outputs (`--trace`).
     private let tracer: TraceRecorder?
     /// Starts reading the configuration file for a client's `reload` (the read
     /// is asynchronous; its outcome comes back as `.reload`).
-    var reloadRequested: (ClientConnection, RequestID?) -> Void = { _, _ in }
+    var reloadRequested: (ClientID, RequestID?) -> Void = { _, _ in }
     /// The `events` topic's subscribers and what they are told (DecisionTimeline.swift).
-    private let timeline = DecisionTimeline()
+    private let timeline: DecisionTimeline
 
     /// `devices` and `tabletMode` are what the first enumeration found: they count
     /// at once, without the hold-off that damps later hot-plugging. Throws only
     /// when a trace is configured and its file cannot be written.
     init(
-        configuration: DaemonConfiguration, devices: [InputDevice] = [], tabletMode: Bool = false, logger: Logger
+        configuration: DaemonConfiguration, devices: [InputDevice] = [], tabletMode: Bool = false,
+        outbox: any ClientOutbox, clock: @escaping () -> Instant, logger: Logger
     ) throws(TraceOpenError) {
         self.configuration = configuration
         self.logger = logger
-        started = clock.now
+        self.outbox = outbox
+        timeline = DecisionTimeline(outbox: outbox)
+        self.clock = clock
         var keyboards: [String: KeyboardPlacement] = [:]
         for device in devices {
             self.devices[device.description.syspath] = device
@@ -71,13 +72,11 @@ final class DaemonCore {
         }
     }
 
-    /// The core's time: monotonic, from daemon start.
-    var now: Instant { Instant(nanoseconds: (clock.now - started).totalNanoseconds) }
+    /// The core's time, from its clock.
+    var now: Instant { clock() }
 
-    /// When the pipeline next needs a `.tick`, on the continuous clock.
-    var nextWake: ContinuousClock.Instant? {
-        pipeline.nextDeadline.map { started + .nanoseconds($0.nanoseconds) }
-    }
+    /// When the pipeline next needs a `.tick`, on the core's clock.
+    var nextDeadline: Instant? { pipeline.nextDeadline }
 
     func handle(_ event: CoreEvent) {
         // Decision timeline (`events` topic): the state before the event, for what it changed.
@@ -132,9 +131,11 @@ final class DaemonCore {
             case .show: feed(.command(.show), from: .hotkey)
             case .hide: feed(.command(.hide), from: .hotkey)
             case .toggle: feed(.command(.toggle), from: .hotkey)
-            // Rotating the screen is the compositor's job; it reports the new
-            // size to insetd with a transition.
-            case .rotate, .rotateLeft, .rotateRight: break
+            // Rotating the screen is the shell's or compositor's job: passed on
+            // to them; they report the new size with a transition.
+            case .rotate: publishRotation(.next)
+            case .rotateLeft: publishRotation(.left)
+            case .rotateRight: publishRotation(.right)
             }
             // Debug, not info: a log line (timestamp formatting and a write to
             // the journal) was a third of the work between a hotkey and its
@@ -147,57 +148,56 @@ final class DaemonCore {
 
     private func handle(_ event: ServerEvent) {
         switch event {
-        case .joined(let connection, let version):
-            clients[connection.id] = Client(connection: connection)
-            connection.send(.welcome(version: version, client: connection.id.rawValue, state: snapshot))
+        case .joined(let client, let version, let id):
+            outbox.send(.welcome(version: version, client: client.rawValue, state: snapshot, id: id), to: client)
         case .left(let id):
-            clients[id] = nil
+            if focused?.client == id { focused = nil }
             timeline.remove(id)
             feed(.clientGone(id), from: .client(id))
             bridgeLeft(id)
-        case .request(let connection, let request):
+        case .request(let client, let request):
             // Requests still queued from a client the server has dropped: skip.
-            guard connection.isOpen else { return }
-            handle(request, from: connection)
+            guard outbox.isConnected(client) else { return }
+            handle(request, from: client)
         }
     }
 
-    private func handle(_ request: ClientRequest, from connection: ClientConnection) {
-        let client = connection.id
+    private func handle(_ request: ClientRequest, from client: ClientID) {
         func view(_ name: String) -> ViewID { ViewID(client: client, name: name) }
-        func acknowledge() { if let id = request.id { connection.send(.ok(id: id)) } }
+        func reply(_ message: DaemonMessage) { outbox.send(message, to: client) }
+        func acknowledge() { if let id = request.id { reply(.ok(id: id)) } }
         switch request.message {
         case .hello:
             return  // the server answers a repeated hello itself
         case .unregister(let name) where pipeline.engine.description(of: view(name)) == nil:
-            connection.send(.error(ProtocolError(.unknownView, "no view \(view(name)) is registered", id: request.id)))
+            reply(.error(ProtocolError(.unknownView, "no view \(view(name)) is registered", id: request.id)))
             return
         case .subscribe(let topics):
-            clients[client]?.topics.formUnion(topics)
+            outbox.subscribe(client, to: topics)
             acknowledge()
             if topics.contains(.events) {
-                timeline.subscribe(connection, state: timelineState(tabletMode: tabletMode, devices: devices.count), now: now)
+                timeline.subscribe(client, state: timelineState(tabletMode: tabletMode, devices: devices.count), now: now)
             }
             return
         case .command(let command):
             logger.info("control command", metadata: ["command": "\(command.rawValue)", "client": "\(client)"])
+            if command == .rotate { publishRotation(.next) }
         case .status:
-            connection.send(.status(id: request.id, state: snapshot, clients: clients.count, views: pipeline.engine.viewIDs.count))
+            reply(.status(id: request.id, state: snapshot, clients: outbox.clientCount, views: pipeline.engine.viewIDs.count))
             return
         case .devices:
-            connection.send(.devices(id: request.id, wireDevices))
+            reply(.devices(id: request.id, wireDevices))
             return
         case .oskVisibility(let bridge, let visible):
             logger.info("OSK changed by itself or its user", metadata: ["bridge": "\(bridge)", "visible": "\(visible)"])
         case .oskFrame(let bridge, let frame):
             reportedFrame(frame, by: bridge, client: client)
         case .reload:
-            reloadRequested(connection, request.id)
+            reloadRequested(client, request.id)
             return
         default:
             break
         }
-        // Rotating the screen is the compositor's job: acknowledged only.
         guard let event = request.message.pipelineEvent(for: client) else { return acknowledge() }
         do {
             try step(event, from: .client(client))
@@ -205,11 +205,26 @@ final class DaemonCore {
                 logger.info("keyboard mode changed", metadata: ["mode": "\(mode.rawValue)", "by": "\(client)"])
                 publishPolicy()
             }
+            trackFocus(request.message, from: client)
             acknowledge()
         } catch {
             // A dismiss the view's keyboardDismissMode does not allow is a bad field value.
             let code: ErrorCode = if case .dismissNotAllowed = error { .invalidField } else { .unknownView }
-            connection.send(.error(ProtocolError(code, error.description, id: request.id)))
+            reply(.error(ProtocolError(code, error.description, id: request.id)))
+        }
+    }
+    private func trackFocus(_ message: ClientMessage, from client: ClientID) {
+        switch message {
+        case .focus(let name, _):
+            let view = ViewID(client: client, name: name)
+            if let previous = focused, previous.client != client {
+                outbox.send(.focusLost(view: previous.name), to: previous.client)
+            }
+            focused = view
+        case .blur(let name), .unregister(let name):
+            if focused == ViewID(client: client, name: name) { focused = nil }
+        default:
+            break
         }
     }
 
@@ -235,11 +250,11 @@ final class DaemonCore {
             switch timed.output {
             case .keyboard(let note):
                 // Encoded once for the focus owner and once for everyone else.
-                let local = ByteBuffer(bytes: DaemonMessage.keyboard(note, isLocal: true).lineBytes())
-                let remote = ByteBuffer(bytes: DaemonMessage.keyboard(note, isLocal: false).lineBytes())
-                for (id, client) in clients { client.connection.send(encoded: note.isLocal(for: id) ? local : remote) }
+                let remote = DaemonMessage.keyboard(note, isLocal: false).lineBytes()
+                let local = note.focusOwner.map { [$0: DaemonMessage.keyboard(note, isLocal: true).lineBytes()] } ?? [:]
+                outbox.broadcast(remote, replacing: local)
             case .adjustment(let adjustment):
-                clients[adjustment.view.client]?.connection.send(.adjustment(view: adjustment.view.name, adjustment))
+                outbox.send(.adjustment(view: adjustment.view.name, adjustment), to: adjustment.view.client)
             }
         }
     }
@@ -286,16 +301,18 @@ final class DaemonCore {
     }
 
     private func publish(device: InputDevice, event: String) {
-        let message = ByteBuffer(bytes: DaemonMessage.device(event: event, Self.wire(device)).lineBytes())
-        for client in clients.values where client.topics.contains(.devices) { client.connection.send(encoded: message) }
+        outbox.publish(DaemonMessage.device(event: event, Self.wire(device)).lineBytes(), to: .devices)
+    }
+
+    private func publishRotation(_ direction: RotationDirection) {
+        outbox.publish(DaemonMessage.rotate(direction: direction).lineBytes(), to: .rotation)
     }
 
     private func publishPolicy() {
-        let message = ByteBuffer(bytes: DaemonMessage.policy(
+        let message = DaemonMessage.policy(
             mode: pipeline.policy.configuration.mode, tabletMode: tabletMode,
-            hardwareKeyboard: pipeline.policy.hardwareKeyboardUsable
-        ).lineBytes())
-        for client in clients.values where client.topics.contains(.policy) { client.connection.send(encoded: message) }
+            hardwareKeyboard: pipeline.policy.hardwareKeyboardUsable)
+        outbox.publish(message.lineBytes(), to: .policy)
     }
 
     // MARK: - Reload
@@ -310,8 +327,9 @@ final class DaemonCore {
             logger.error(
                 "reload failed; the running configuration stays",
                 metadata: ["config": "\(outcome.path ?? "built-in defaults")", "error": "\(oneLineProblems(error))"])
-            requester?.connection.send(
-                .error(ProtocolError(.invalidConfiguration, error.description, id: requester?.id)))
+            if let requester {
+                outbox.send(.error(ProtocolError(.invalidConfiguration, error.description, id: requester.id)), to: requester.client)
+            }
             return
         case .success(let configuration):
             new = configuration
@@ -336,7 +354,10 @@ final class DaemonCore {
         metadata["changed"] = report.changed.isEmpty ? "none" : "\(report.changed.joined(separator: ","))"
         if !report.restart.isEmpty { metadata["needs-restart"] = "\(report.restart.joined(separator: ","))" }
         logger.info("configuration reloaded", metadata: metadata)
-        requester?.connection.send(
-            .reloaded(id: requester?.id, config: outcome.path, changed: report.changed, restart: report.restart))
+        if let requester {
+            outbox.send(
+                .reloaded(id: requester.id, config: outcome.path, changed: report.changed, restart: report.restart),
+                to: requester.client)
+        }
     }
 }

@@ -34,10 +34,12 @@ final class DaemonCoreService: Service, Sendable {
     func run() async throws {
         let (events, continuation) = AsyncStream.makeStream(of: CoreEvent.self, bufferingPolicy: .unbounded)
         let source = try monitor.start(delivering: { event in continuation.yield(.input(event)) })
+        let started = ContinuousClock.now
         let core = try DaemonCore(
-            configuration: configuration, devices: monitor.devices, tabletMode: monitor.tabletMode, logger: logger)
-        core.reloadRequested = { connection, id in
-            Task { await self.reload(continuation, requester: (connection, id)) }
+            configuration: configuration, devices: monitor.devices, tabletMode: monitor.tabletMode, outbox: server,
+            clock: { Instant(nanoseconds: (ContinuousClock.now - started).totalNanoseconds) }, logger: logger)
+        core.reloadRequested = { client, id in
+            Task { await self.reload(continuation, requester: (client, id)) }
         }
         await server.waitUntilListening()
         let keyboards = monitor.devices.filter { if case .keyboard = $0.classification.kind { true } else { false } }
@@ -56,7 +58,7 @@ final class DaemonCoreService: Service, Sendable {
                 var scheduled: ContinuousClock.Instant?
                 for await event in events {
                     core.handle(event)
-                    let wake = core.nextWake
+                    let wake = core.nextDeadline.map { started + .nanoseconds($0.nanoseconds) }
                     guard wake != scheduled else { continue }
                     timer?.cancel()
                     scheduled = wake
@@ -89,7 +91,7 @@ final class DaemonCoreService: Service, Sendable {
     /// the failure to systemd is `ExecReload=insetctl reload`, which exits
     /// non-zero with the file's errors.
     private func reload(
-        _ continuation: AsyncStream<CoreEvent>.Continuation, requester: (connection: ClientConnection, id: RequestID?)?
+        _ continuation: AsyncStream<CoreEvent>.Continuation, requester: (client: ClientID, id: RequestID?)?
     ) async {
         notifier.notify("RELOADING=1", "MONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())")
         let outcome: ReloadOutcome

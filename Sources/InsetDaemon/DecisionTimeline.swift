@@ -13,20 +13,27 @@ import NIOCore
 /// event and the outputs routed in between, so the core's logic does not change
 /// for it, and with no subscriber it does nothing at all.
 final class DecisionTimeline {
-    private var subscribers: [ClientID: ClientConnection] = [:]
+    private let outbox: any ClientOutbox
+    /// The `events` subscribers (the server keeps the topic; this is only so no
+    /// work is done while nobody listens).
+    private var subscribers: Set<ClientID> = []
     private var outputs: [TimedOutput] = []
+
+    init(outbox: any ClientOutbox) {
+        self.outbox = outbox
+    }
 
     var isActive: Bool { !subscribers.isEmpty }
 
     /// Adds a subscriber and sends it the state now, so a client that subscribes
     /// and then waits misses no change: every later change reaches it as an entry.
-    func subscribe(_ connection: ClientConnection, state: TimelineState, now: Instant) {
-        subscribers[connection.id] = connection
+    func subscribe(_ client: ClientID, state: TimelineState, now: Instant) {
+        subscribers.insert(client)
         let entry = TimelineEntry(at: now, decision: .subscribed, cause: .subscription, state: state)
-        connection.send(encoded: ByteBuffer(bytes: entry.lineBytes()))
+        outbox.send(line: Array(entry.lineBytes()), to: client)
     }
 
-    func remove(_ client: ClientID) { subscribers[client] = nil }
+    func remove(_ client: ClientID) { subscribers.remove(client) }
 
     /// Outputs routed while the current event is handled.
     func note(_ routed: [TimedOutput]) {
@@ -41,10 +48,7 @@ final class DecisionTimeline {
         guard isActive else { return }
         let entries = Self.entries(
             for: event, before: before, after: after, outputs: outputs, configuration: configuration, now: now)
-        for entry in entries {
-            let line = ByteBuffer(bytes: entry.lineBytes())
-            for connection in subscribers.values { connection.send(encoded: line) }
-        }
+        for entry in entries { outbox.publish(Array(entry.lineBytes()), to: .events) }
     }
 
     /// The decisions, in the order a reader wants them: what the hardware or the
@@ -92,12 +96,12 @@ final class DecisionTimeline {
             case .tabletMode(let on): .tabletSwitch(on: on)
             case .hotkey(let action): .hotkey(action: action.rawValue)
             }
-        case .server(.request(let connection, let request)):
+        case .server(.request(let client, let request)):
             {
                 let (message, view, detail) = request.message.timelineCause
-                return .client(connection.id, message: message, view: view, detail: detail)
+                return .client(client, message: message, view: view, detail: detail)
             }()
-        case .server(.joined(let connection, _)): .client(connection.id, message: "hello", view: nil, detail: nil)
+        case .server(.joined(let client, _, _)): .client(client, message: "hello", view: nil, detail: nil)
         case .server(.left(let client)): .clientGone(client)
         // A deadline with nothing else to name: the filter's (entries of a
         // hold-off say so themselves).

@@ -1,3 +1,4 @@
+import InsetCore
 import InsetServer
 import InsetProtocol
 
@@ -36,6 +37,9 @@ struct ReloadReport: Sendable, Equatable {
         later("server.control-users", old.controlUsers != new.controlUsers)
         later("server.control-groups", old.controlGroups != new.controlGroups)
         later("server.outbound-queue", old.outboundQueue != new.outboundQueue)
+        later("server.max-connections", old.connectionLimits.maximumConnections != new.connectionLimits.maximumConnections)
+        later("server.max-connections-per-user", old.connectionLimits.maximumConnectionsPerUser != new.connectionLimits.maximumConnectionsPerUser)
+        later("server.hello-timeout-ms", old.connectionLimits.handshakeTimeout != new.connectionLimits.handshakeTimeout)
         later("trace.path", old.trace.path != new.trace.path)
         later("trace.output-path", old.trace.outputPath != new.trace.outputPath)
         later("trace.max-bytes", old.trace.maxBytes != new.trace.maxBytes)
@@ -55,7 +59,7 @@ struct ReloadReport: Sendable, Equatable {
 struct ReloadOutcome: Sendable {
     var result: Result<DaemonConfiguration, ConfigurationError>
     var path: String?
-    var requester: (connection: ClientConnection, id: RequestID?)?
+    var requester: (client: ClientID, id: RequestID?)?
 }
 
 /// A configuration error's problems on one line, for a log entry.

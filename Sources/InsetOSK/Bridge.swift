@@ -200,7 +200,7 @@ public final class Bridge {
 
     private func handle(_ message: DaemonMessage) {
         switch message {
-        case .welcome(_, _, let state):
+        case .welcome(_, _, let state, _):
             screen = state.screen.size
             keyboardShown = state.keyboard != nil
             hardwareKeyboard = state.hardwareKeyboard

@@ -34,32 +34,26 @@ final class InsetdLink {
             throw OSKError("connect \(path): \(String(cString: strerror(error)))", absent: error == ENOENT || error == ECONNREFUSED)
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        send(["type": .string("hello"), "version": .integer(1), "client": .string(client)])
-        send(["type": .string("subscribe"), "topics": .array([.string("policy")])])
+        send(.hello(versions: supportedProtocolVersions, client: client))
+        send(.subscribe(topics: [.policy]))
     }
 
     deinit { close(fd) }
 
     var wantsWrite: Bool { !pendingOutput.isEmpty }
 
-    func send(_ object: JSONObject) {
-        pendingOutput += jsonLineBytes(object)
+    /// Written by the protocol's own encoder (`ClientRequest.lineBytes`).
+    func send(_ message: ClientMessage) {
+        pendingOutput += ClientRequest(message: message).lineBytes()
         flush()
     }
 
     func reportVisibility(bridge: String, visible: Bool) {
-        send(["type": .string("oskVisibility"), "bridge": .string(bridge), "visible": .bool(visible)])
+        send(.oskVisibility(bridge: bridge, visible: visible))
     }
 
     func reportFrame(bridge: String, frame: Rect?) {
-        var message: JSONObject = ["type": .string("oskFrame"), "bridge": .string(bridge)]
-        if let frame {
-            message["frame"] = .object([
-                "x": .number(frame.minX), "y": .number(frame.minY), "width": .number(frame.width),
-                "height": .number(frame.height),
-            ])
-        }
-        send(message)
+        send(.oskFrame(bridge: bridge, frame: frame))
     }
 
     /// Writes what the socket takes now; the rest waits for `POLLOUT`.

@@ -28,18 +28,18 @@ public struct WireView: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        view = try c.decode(String.self, forKey: .view)
+        view = try c.viewName(.view)
         let defaults = ViewOptions()
         let options = ViewOptions(
             behavior: try c.decodeIfPresent(KeyboardAdjustmentBehavior.self, forKey: .behavior) ?? defaults.behavior,
             resizesContentForKeyboard: try c.decodeIfPresent(Bool.self, forKey: .resizesContentForKeyboard) ?? false,
-            visibilityScrollMargin: try c.decodeIfPresent(Double.self, forKey: .visibilityScrollMargin) ?? 0,
+            visibilityScrollMargin: try c.coordinateIfPresent(.visibilityScrollMargin) ?? 0,
             keyboardDismissMode: try c.decodeIfPresent(KeyboardDismissMode.self, forKey: .keyboardDismissMode) ?? .none,
             alwaysBounceVertical: try c.decodeIfPresent(Bool.self, forKey: .alwaysBounceVertical) ?? false)
         description = ViewDescription(
             frame: try c.decode(WireRect.self, forKey: .frame).rect,
             safeAreaInsets: try c.decodeIfPresent(WireInsets.self, forKey: .safeArea)?.insets ?? .zero,
-            additionalBottomInset: try c.decodeIfPresent(Double.self, forKey: .additionalBottomInset) ?? 0,
+            additionalBottomInset: try c.coordinateIfPresent(.additionalBottomInset) ?? 0,
             contentInset: try c.decodeIfPresent(WireInsets.self, forKey: .contentInset)?.insets ?? .zero,
             indicatorInsets: try c.decodeIfPresent(WireInsets.self, forKey: .indicatorInsets)?.insets ?? .zero,
             contentSize: try c.decode(WireSize.self, forKey: .contentSize).size,
@@ -70,6 +70,17 @@ public struct WireView: Codable, Hashable, Sendable {
     }
 }
 
+extension KeyedDecodingContainer {
+    /// A view's name: a non-empty string (a client's views are told apart by it).
+    func viewName(_ key: Key) throws -> String {
+        let name = try decode(String.self, forKey: key)
+        guard !name.isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "must not be empty")
+        }
+        return name
+    }
+}
+
 /// Topics a client can subscribe to beyond keyboard notifications and its own
 /// views' adjustments, which every client gets.
 public enum Topic: String, Codable, Hashable, Sendable, CaseIterable {
@@ -77,11 +88,64 @@ public enum Topic: String, Codable, Hashable, Sendable, CaseIterable {
     case policy
     /// The decision timeline (`TimelineEntry`): what insetd decided, when and why.
     case events
+    /// Requests to rotate the screen (a rotate hotkey or command), for the
+    /// shell or compositor that rotates it.
+    case rotation
 }
 
-/// A control command. Needs authorization (see `docs/PROTOCOL.md`).
-public enum ControlCommand: String, Codable, Hashable, Sendable, CaseIterable {
-    case show, hide, toggle, rotate
+/// Which way a rotate request asks to turn the screen: `next` (the rotate key,
+/// or the `rotate` command: the next orientation, as the shell sees fit),
+/// `left` (counter-clockwise) or `right` (clockwise).
+public enum RotationDirection: String, Codable, Hashable, Sendable, CaseIterable {
+    case next, left, right
+}
+
+/// A control command. Needs authorization (see `docs/PROTOCOL.md`). `rotate`
+/// does not rotate anything itself: insetd passes it on to `rotation`
+/// subscribers, and a shell that rotates reports the new size with a
+/// `transition`.
+/// The keyboard's show, hide and toggle are the core's own `KeyboardCommand`
+/// (one type from the wire to the policy), beside `rotate`.
+public enum ControlCommand: Hashable, Sendable, CaseIterable, RawRepresentable, Codable {
+    case keyboard(KeyboardCommand)
+    case rotate
+
+    public static let show = ControlCommand.keyboard(.show)
+    public static let hide = ControlCommand.keyboard(.hide)
+    public static let toggle = ControlCommand.keyboard(.toggle)
+
+    public static var allCases: [ControlCommand] { KeyboardCommand.allCases.map(keyboard) + [.rotate] }
+
+    public init?(rawValue: String) {
+        if rawValue == "rotate" { self = .rotate } else if let command = KeyboardCommand(rawValue: rawValue) {
+            self = .keyboard(command)
+        } else {
+            return nil
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .keyboard(let command): command.rawValue
+        case .rotate: "rotate"
+        }
+    }
+
+    /// As its raw value, a string.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let command = ControlCommand(rawValue: text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "Cannot initialize ControlCommand from invalid String value \(text)")
+        }
+        self = command
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
 }
 
 /// Everything a client can send. Every message may carry an `id`.
@@ -144,6 +208,7 @@ extension ClientMessage {
         func view(_ name: String) -> ViewID { ViewID(client: client, name: name) }
         switch self {
         case .hello, .subscribe, .status, .devices, .command(.rotate), .reload: return nil
+        case .command(.keyboard(let command)): return .command(command)
         case .register(let wire): return .register(view(wire.view), wire.description)
         case .update(let wire): return .update(view(wire.view), wire.description)
         case .unregister(let name): return .unregister(view(name))
@@ -153,9 +218,6 @@ extension ClientMessage {
             return .scrollToVisible(ScrollRequest(view: view(name), rect: rect, margin: margin))
         case .transition(let duration, let screen): return .transition(duration: .fromSeconds(duration), screen: screen)
         case .dismiss(let name): return .interactiveDismiss(view(name))
-        case .command(.show): return .command(.show)
-        case .command(.hide): return .command(.hide)
-        case .command(.toggle): return .command(.toggle)
         case .policy(let mode): return .mode(mode)
         case .oskVisibility(_, let visible): return .command(visible ? .show : .hide)
         case .oskFrame(_, let frame): return .floatingFrame(frame)

@@ -8,16 +8,77 @@ import InsetCore
 /// Decodes one line into a `ClientRequest`, or a `ProtocolError` that names the
 /// offending field, so a client author sees what to fix.
 public enum ClientMessageDecoder {
+    /// `type` and `id`, read leniently so a wrong kind of value in either is
+    /// answered with its own code (`unknown-type`, `invalid-field`) rather than
+    /// as malformed JSON.
     private struct Envelope: Decodable {
-        var type: String?
+        enum Kind { case missing, string(String), notAString }
+        var type: Kind
         var id: RequestID?
+        var idIsInvalid = false
+
+        enum CodingKeys: String, CodingKey { case type, id }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            if try !c.contains(.type) || c.decodeNil(forKey: .type) {
+                type = .missing
+            } else if let string = try? c.decode(String.self, forKey: .type) {
+                type = .string(string)
+            } else {
+                type = .notAString
+            }
+            if c.contains(.id), !(try c.decodeNil(forKey: .id)) {
+                id = try? c.decode(RequestID.self, forKey: .id)
+                idIsInvalid = id == nil
+            }
+        }
     }
 
     private struct Hello: Decodable { var version: Int?; var versions: [Int]?; var client: String? }
-    private struct ViewRef: Decodable { var view: String }
-    private struct Focus: Decodable { var view: String; var field: WireRect }
-    private struct Scroll: Decodable { var view: String; var rect: WireRect; var margin: Double? }
-    private struct Transition: Decodable { var duration: Double; var screen: WireSize? }
+    private struct ViewRef: Decodable {
+        var view: String
+        enum CodingKeys: String, CodingKey { case view }
+        init(from decoder: any Decoder) throws {
+            view = try decoder.container(keyedBy: CodingKeys.self).viewName(.view)
+        }
+    }
+    private struct Focus: Decodable {
+        var view: String
+        var field: WireRect
+        enum CodingKeys: String, CodingKey { case view, field }
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            view = try c.viewName(.view)
+            field = try c.decode(WireRect.self, forKey: .field)
+        }
+    }
+    private struct Scroll: Decodable {
+        var view: String
+        var rect: WireRect
+        var margin: Double?
+        enum CodingKeys: String, CodingKey { case view, rect, margin }
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            view = try c.viewName(.view)
+            rect = try c.decode(WireRect.self, forKey: .rect)
+            margin = try c.coordinateIfPresent(.margin)
+        }
+    }
+    private struct Transition: Decodable {
+        var duration: Double
+        var screen: WireSize?
+        enum CodingKeys: String, CodingKey { case duration, screen }
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            duration = try c.decode(Double.self, forKey: .duration)
+            screen = try c.decodeIfPresent(WireSize.self, forKey: .screen)
+            if let screen, screen.width == 0 || screen.height == 0 {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .screen, in: c, debugDescription: "a screen must be wider and taller than 0")
+            }
+        }
+    }
     private struct Subscribe: Decodable { var topics: [Topic] }
     private struct Command: Decodable { var command: ControlCommand }
     private struct Policy: Decodable { var mode: KeyboardMode }
@@ -47,7 +108,15 @@ public enum ClientMessageDecoder {
             throw ProtocolError(.malformedJSON, notValidJSON(error))
         }
         let id = envelope.id
-        guard let type = envelope.type else { throw ProtocolError(.unknownType, "the message has no \"type\"", id: id) }
+        let type: String
+        switch envelope.type {
+        case .missing: throw ProtocolError(.unknownType, "the message has no \"type\"", id: id)
+        case .notAString: throw ProtocolError(.unknownType, "\"type\" must be a string, such as \"hello\"", id: id)
+        case .string(let string): type = string
+        }
+        guard !envelope.idIsInvalid else {
+            throw ProtocolError(.invalidField, "\(type): field \"id\": expected an integer or a string")
+        }
         func payload<T: Decodable>(_: T.Type) throws(ProtocolError) -> T {
             do { return try decoder.decode(T.self, from: data) } catch DecodingError.dataCorrupted(let context)
             where context.codingPath.isEmpty {
@@ -124,7 +193,12 @@ public enum ClientMessageDecoder {
         guard let error = error as? DecodingError else { return "\(type): \(error)" }
         func path(_ context: DecodingError.Context, _ last: CodingKey? = nil) -> String {
             let keys = context.codingPath + (last.map { [$0] } ?? [])
-            return keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            // "frame.width", "topics[0]": as a JavaScript author would write it.
+            var text = ""
+            for key in keys {
+                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return text
         }
         switch error {
         case .keyNotFound(let key, let context):
@@ -134,18 +208,36 @@ public enum ClientMessageDecoder {
         case .valueNotFound(let expected, let context):
             return "\(type): field \"\(path(context))\": expected \(readable(expected)), got null"
         case .dataCorrupted(let context):
-            return "\(type): field \"\(path(context))\": \(context.debugDescription)"
+            // Swift's words for a string outside an enumeration name the Swift type:
+            // say which values are allowed instead.
+            guard context.debugDescription.hasPrefix("Cannot initialize") else {
+                return "\(type): field \"\(path(context))\": \(context.debugDescription)"
+            }
+            let allowed = context.codingPath.last(where: { $0.intValue == nil }).flatMap { allowedValues[$0.stringValue] }
+            return "\(type): field \"\(path(context))\": must be one of \(allowed?.joined(separator: ", ") ?? "the documented values")"
         @unknown default:
             return "\(type): \(error)"
         }
     }
+
+    /// The values each enumerated field takes, for errors.
+    private static let allowedValues: [String: [String]] = [
+        "behavior": KeyboardAdjustmentBehavior.allCases.map(\.rawValue),
+        "keyboardDismissMode": KeyboardDismissMode.allCases.map(\.rawValue),
+        "topics": Topic.allCases.map(\.rawValue),
+        "command": ControlCommand.allCases.map(\.rawValue),
+        "mode": KeyboardMode.allCases.map(\.rawValue),
+        "curve": AnimationCurve.allCases.map(\.rawValue),
+    ]
 
     private static func readable(_ type: Any.Type) -> String {
         switch type {
         case is Double.Type, is Int.Type, is Int64.Type: "a number"
         case is Bool.Type: "true or false"
         case is String.Type: "a string"
-        default: "an object or array of the right shape"
+        default:
+            // JSONDecoder names the container it wanted: a dictionary or an array.
+            "\(type)".hasPrefix("Array") ? "a list" : "\(type)".hasPrefix("Dictionary") ? "an object" : "a value of another kind"
         }
     }
 }

@@ -57,7 +57,8 @@ public struct WireDevice: Codable, Hashable, Sendable {
 
 /// Everything the daemon sends. Encoded as one JSON object per line with a `type`.
 public enum DaemonMessage: Hashable, Sendable {
-    case welcome(version: Int, client: String, state: StateSnapshot)
+    /// The answer to `hello`, echoing its `id`.
+    case welcome(version: Int, client: String, state: StateSnapshot, id: RequestID? = nil)
     /// A keyboard lifecycle notification, with `isLocal` for this recipient.
     case keyboard(KeyboardNotification, isLocal: Bool)
     /// A view's complete adjusted state (`view` is the client's own view name).
@@ -73,6 +74,11 @@ public enum DaemonMessage: Hashable, Sendable {
     /// The answer to `reload`: the file read (nil, no `config`: built-in defaults), the keys
     /// whose new values apply now, and those that take effect after a restart.
     case reloaded(id: RequestID?, config: String?, changed: [String], restart: [String])
+    /// Another client's field took the focus from this client's `view`.
+    case focusLost(view: String)
+    /// Someone asked to rotate the screen (hotkey or command); for `rotation`
+    /// subscribers.
+    case rotate(direction: RotationDirection)
 
     /// The message as one line of JSON, newline included, keys sorted so the same
     /// message always gives the same bytes.
@@ -95,8 +101,9 @@ public enum DaemonMessage: Hashable, Sendable {
     public func jsonFields() -> JSONObject {
         var object: JSONObject
         switch self {
-        case .welcome(let version, let client, let state):
+        case .welcome(let version, let client, let state, let id):
             object = ["type": "welcome", "version": .integer(version), "client": .string(client), "state": state.json]
+            if let id { object["id"] = id.json }
         case .keyboard(let note, let isLocal):
             object = [
                 "type": "keyboard", "phase": .string(note.phase.rawValue), "begin": WireRect(note.beginFrame).json,
@@ -139,6 +146,10 @@ public enum DaemonMessage: Hashable, Sendable {
             ]
             if let config { object["config"] = .string(config) }
             if let id { object["id"] = id.json }
+        case .focusLost(let view):
+            object = ["type": "focusLost", "view": .string(view)]
+        case .rotate(let direction):
+            object = ["type": "rotate", "direction": .string(direction.rawValue)]
         }
         return object
     }

@@ -11,6 +11,7 @@ public enum DaemonMessageDecoder {
     public static func decode(_ line: some DataProtocol, client: ClientID) throws(ProtocolError) -> DaemonMessage {
         let decoder = JSONDecoder()
         decoder.userInfo[DecodedMessage.clientKey] = client
+        decoder.userInfo[unboundedCoordinatesKey] = true
         do {
             return try decoder.decode(DecodedMessage.self, from: Data(line)).message
         } catch let error as ProtocolError {
@@ -48,7 +49,7 @@ private struct DecodedMessage: Decodable {
         case "welcome":
             message = .welcome(
                 version: try field("version", as: Int.self), client: try field("client", as: String.self),
-                state: try field("state", as: StateSnapshot.self))
+                state: try field("state", as: StateSnapshot.self), id: id)
         case "keyboard":
             let note = KeyboardNotification(
                 phase: try field("phase", as: KeyboardPhase.self), beginFrame: try field("begin", as: WireRect.self).rect,
@@ -96,6 +97,8 @@ private struct DecodedMessage: Decodable {
             message = .reloaded(
                 id: id, config: object.contains(Key(stringValue: "config")) ? try field("config", as: String.self) : nil,
                 changed: try field("changed", as: [String].self), restart: try field("restart", as: [String].self))
+        case "focusLost": message = .focusLost(view: try field("view", as: String.self))
+        case "rotate": message = .rotate(direction: try field("direction", as: RotationDirection.self))
         default: throw ProtocolError(.unknownType, "unknown daemon message \"\(type)\"")
         }
     }

@@ -80,7 +80,11 @@ public enum JSONValue: Hashable, Sendable {
     }
 
     static func write(_ number: Double, to output: inout [UInt8]) {
-        precondition(number.isFinite, "JSON has no \(number)")
+        // JSON has no infinity or NaN; see `EncodingFaults` for why not a trap.
+        guard number.isFinite else {
+            EncodingFaults.nonFinite(number)
+            return output.append(UInt8(ascii: "0"))
+        }
         // As JSONSerialization writes a Double: Swift's shortest round-trip
         // form, whole numbers bare ("302", not "302.0"). Zero of either sign is
         // "0", as the daemon's earlier encoder (a JSON round trip) wrote it.

@@ -8,9 +8,9 @@ import NIOCore
 /// queue drained only while the socket can take more, so a client that does
 /// not read never makes anyone else wait. All queue state lives on the
 /// channel's event loop.
-public final class ClientConnection: Sendable {
-    public let id: ClientID
-    public let peer: PeerCredentials
+package final class ClientConnection: Sendable {
+    package let id: ClientID
+    package let peer: PeerCredentials
     let channel: any Channel
     private let logger: Logger
     // Touched only on `channel.eventLoop`.
@@ -41,17 +41,17 @@ public final class ClientConnection: Sendable {
     }
 
     /// False once the connection is closed or closing.
-    public var isOpen: Bool { channel.isActive }
+    package var isOpen: Bool { channel.isActive }
 
     /// Queues a message; an adjustment replaces an unsent one for the same view.
-    public func send(_ message: DaemonMessage) {
+    package func send(_ message: DaemonMessage) {
         let view: String? = if case .adjustment(let view, _) = message { view } else { nil }
         send(ByteBuffer(bytes: message.lineBytes()), coalescingView: view)
     }
 
     /// Queues an already encoded message: a broadcast is encoded once, and its
     /// buffer shared by every client, not copied per client.
-    public func send(encoded bytes: ByteBuffer) {
+    package func send(encoded bytes: ByteBuffer) {
         send(bytes, coalescingView: nil)
     }
 
@@ -66,7 +66,7 @@ public final class ClientConnection: Sendable {
 
     /// Sends a last message, then closes the connection. The close never waits
     /// on the peer for long: a client that does not read gets 250 ms.
-    public func close(after message: DaemonMessage? = nil) {
+    package func close(after message: DaemonMessage? = nil) {
         let bytes = message.map { ByteBuffer(bytes: $0.lineBytes()) }
         channel.eventLoop.execute {
             guard !self.closing.value else { return }

@@ -12,29 +12,35 @@ import ServiceLifecycle
 ///
 /// Runs as a `Service`: `run()` serves until graceful shutdown, then says `bye`
 /// to every client and closes.
-public final class InsetServer: Service, Sendable {
+package final class InsetServer: Service, Sendable {
     /// Where to listen.
-    public enum Listener: Sendable, Hashable {
-        /// Bind this path (a stale socket file is replaced), mode 0660.
+    package enum Listener: Sendable, Hashable {
+        /// Bind this path, mode 0660. A socket file nobody answers on is
+        /// replaced; one that a running daemon serves is left alone and `run()`
+        /// fails (`ServerError.socketInUse`).
         case path(String)
         /// A socket already bound and listening, passed by systemd (`LISTEN_FDS`).
         case inherited(fileDescriptor: Int32)
     }
 
-    public struct Configuration: Sendable {
-        public var listener: Listener
-        public var authorization: Authorization
+    package struct Configuration: Sendable {
+        package var listener: Listener
+        package var authorization: Authorization
         /// Unsent messages per client before it is dropped as too slow.
-        public var outboundCapacity: Int
-        public var lineLimit: Int
+        package var outboundCapacity: Int
+        package var lineLimit: Int
+        /// Connection caps and the handshake deadline.
+        package var limits: ConnectionLimits
         /// The event loops to serve on; nil: a one-thread group of the server's
         /// own, shut down with it. A given group is left running.
-        public var eventLoopGroup: (any EventLoopGroup)?
+        package var eventLoopGroup: (any EventLoopGroup)?
 
-        public init(
+        package init(
             listener: Listener, authorization: Authorization = Authorization(), outboundCapacity: Int = 256,
-            lineLimit: Int = LineFramer.defaultLimit, eventLoopGroup: (any EventLoopGroup)? = nil
+            lineLimit: Int = LineFramer.defaultLimit, limits: ConnectionLimits = ConnectionLimits(),
+            eventLoopGroup: (any EventLoopGroup)? = nil
         ) {
+            self.limits = limits
             self.listener = listener
             self.authorization = authorization
             self.outboundCapacity = outboundCapacity
@@ -44,33 +50,38 @@ public final class InsetServer: Service, Sendable {
     }
 
     /// Everything clients do, in order, for the daemon to handle.
-    public let events: AsyncStream<ServerEvent>
+    package let events: AsyncStream<ServerEvent>
     private let continuation: AsyncStream<ServerEvent>.Continuation
     private let configuration: Configuration
     private let logger: Logger
     private let group: any EventLoopGroup
-    private let clients = NIOLockedValueBox([ClientID: ClientConnection]())
+    let registry = ClientRegistry()
     private let nextClient = NIOLockedValueBox(1)
     /// One per event loop its clients are served on.
     private let pendingFlushes = NIOLockedValueBox([ObjectIdentifier: PendingFlushes]())
     private let ready = NIOLockedValueBox<[CheckedContinuation<Void, Never>]?>([])
+    private let admission: ConnectionAdmission
+    private let refusals: RefusalLog
 
-    public init(configuration: Configuration, logger: Logger = Logger(label: "insetd.server")) {
+    package init(configuration: Configuration, logger: Logger = Logger(label: "insetd.server")) {
         self.configuration = configuration
         self.logger = logger
         group = configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: 1)
         (events, continuation) = AsyncStream.makeStream(of: ServerEvent.self, bufferingPolicy: .unbounded)
+        admission = ConnectionAdmission(limits: configuration.limits)
+        refusals = RefusalLog(logger: logger)
+        EncodingFaults.report { [logger] fault in logger.error("\(fault)") }
     }
 
     /// Connected clients that have said hello or not yet.
-    public var connectionCount: Int { clients.withLockedValue { $0.count } }
+    package var connectionCount: Int { registry.count }
 
-    public func connection(_ id: ClientID) -> ClientConnection? { clients.withLockedValue { $0[id] } }
+    package func connection(_ id: ClientID) -> ClientConnection? { registry.connection(id) }
 
-    public var connections: [ClientConnection] { clients.withLockedValue { Array($0.values) } }
+    package var connections: [ClientConnection] { registry.connections }
 
     /// Returns once the socket is listening (or `run()` has failed).
-    public func waitUntilListening() async {
+    package func waitUntilListening() async {
         await withCheckedContinuation { continuation in
             let pending = ready.withLockedValue { waiting -> Bool in
                 guard waiting != nil else { return false }
@@ -81,10 +92,19 @@ public final class InsetServer: Service, Sendable {
         }
     }
 
-    public func run() async throws {
+    package func run() async throws {
         defer { markListening() }
+        let refusals = refusals
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 128)
+            // Out of descriptors (EMFILE, ENFILE) or memory, `accept` fails at once
+            // every time it is tried: pause accepting instead of spinning a core,
+            // until sessions (the handshake deadline closes idle ones) free some.
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptPause(refusals: refusals))
+                }
+            }
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
             // Each connection keeps its receive buffer between reads. Client lines
             // are short, so start at 256 bytes instead of NIO's 2 KiB (1.8 MiB
@@ -96,7 +116,8 @@ public final class InsetServer: Service, Sendable {
         let server: any Channel
         switch configuration.listener {
         case .path(let path):
-            server = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
+            try StaleSocket.removeIfStale(path)
+            server = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).get()
             guard chmod(path, 0o660) == 0 else {
                 throw ServerError("chmod 0660 \(path)", errno: errno)
             }
@@ -105,6 +126,7 @@ public final class InsetServer: Service, Sendable {
             server = try await bootstrap.withBoundSocket(fd).get()
             logger.info("listening on the socket systemd passed", metadata: ["fd": "\(fd)"])
         }
+        DescriptorLimit.raiseAndCheck(for: configuration.limits, logger: logger)
         markListening()
         try? await gracefulShutdown()
         for client in connections { client.close(after: .bye(reason: "shutdown")) }
@@ -123,12 +145,18 @@ public final class InsetServer: Service, Sendable {
         for continuation in waiting { continuation.resume() }
     }
 
-    /// Makes `channel` a session of this server. A transport other than the
-    /// Unix socket (WebSocket) passes its framing and its own authorization.
+    /// Makes `channel` a session of this server, within the connection limits.
+    /// A transport other than the Unix socket (WebSocket) passes its framing
+    /// and its own authorization.
     func accept(
         _ channel: any Channel, peer: PeerCredentials, framing: SessionFraming = .lines,
         authorization: Authorization? = nil
     ) throws {
+        if let refusal = admission.admit(uid: peer.uid) {
+            refusals.refused(refusal.rawValue, metadata: ["peer": "\(peer)"])
+            return try channel.pipeline.syncOperations.addHandler(RefusingHandler(reason: "too-many-connections"))
+        }
+        channel.closeFuture.whenComplete { [admission] _ in admission.release(uid: peer.uid) }
         let id = ClientID(nextClient.withLockedValue { value in
             defer { value += 1 }
             return "c\(value)"
@@ -143,12 +171,15 @@ public final class InsetServer: Service, Sendable {
         let connection = ClientConnection(
             id: id, peer: peer, channel: channel, capacity: configuration.outboundCapacity, pendingFlushes: flushes,
             logger: logger)
-        clients.withLockedValue { $0[id] = connection }
-        channel.closeFuture.whenComplete { [self] _ in _ = clients.withLockedValue { $0.removeValue(forKey: id) } }
+        registry.add(connection)
+        channel.closeFuture.whenComplete { [registry] _ in registry.remove(id) }
+        let session = ClientSession(
+            connection: connection, authorization: authorization ?? configuration.authorization, registry: registry,
+            events: continuation, refusals: refusals, logger: logger, framing: framing)
         try channel.pipeline.syncOperations.addHandler(
             SessionHandler(
-                connection: connection, authorization: authorization ?? configuration.authorization,
-                lineLimit: configuration.lineLimit, events: continuation, logger: logger, framing: framing))
+                session: session, lineLimit: configuration.lineLimit, handshakeTimeout: configuration.limits.handshakeTimeout,
+                framing: framing))
     }
 
     /// The peer's credentials and groups as of its `connect()`.
@@ -157,15 +188,22 @@ public final class InsetServer: Service, Sendable {
     }
 }
 
-/// A system call the server needed failed.
-public struct ServerError: Error, CustomStringConvertible {
-    public var operation: String
-    public var errno: Int32
+/// A system call the server needed failed, or the socket is another daemon's.
+package struct ServerError: Error, CustomStringConvertible {
+    package var operation: String
+    package var errno: Int32
 
-    public init(_ operation: String, errno: Int32) {
+    package init(_ operation: String, errno: Int32) {
         self.operation = operation
         self.errno = errno
     }
 
-    public var description: String { "\(operation): \(String(cString: strerror(errno)))" }
+    /// Another process accepts connections on `path`.
+    package static func socketInUse(_ path: String) -> ServerError {
+        ServerError("\(path) is in use by a running insetd (stop it first, or choose another --socket)", errno: EADDRINUSE)
+    }
+
+    package var description: String {
+        errno == EADDRINUSE ? operation : "\(operation): \(String(cString: strerror(errno)))"
+    }
 }

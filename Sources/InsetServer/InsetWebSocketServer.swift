@@ -16,19 +16,19 @@ import ServiceLifecycle
 ///
 /// A separate `Service` so the daemon runs it only when configured; the server
 /// says `bye` to its WebSocket sessions with all the others at shutdown.
-public final class InsetWebSocketServer: Service, Sendable {
-    public struct Configuration: Sendable {
-        public var host: String
-        public var port: Int
+package final class InsetWebSocketServer: Service, Sendable {
+    package struct Configuration: Sendable {
+        package var host: String
+        package var port: Int
         /// Page origins allowed besides insetd's own (see `WebSocketOriginPolicy`).
-        public var origins: [String]
+        package var origins: [String]
         /// Whether control commands are accepted over the WebSocket.
-        public var control: Bool
+        package var control: Bool
         /// Largest message (frame payload), as the socket's line limit.
-        public var messageLimit: Int
-        public var eventLoopGroup: any EventLoopGroup
+        package var messageLimit: Int
+        package var eventLoopGroup: any EventLoopGroup
 
-        public init(
+        package init(
             host: String, port: Int, origins: [String] = [], control: Bool = false,
             messageLimit: Int = LineFramer.defaultLimit,
             eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
@@ -47,16 +47,16 @@ public final class InsetWebSocketServer: Service, Sendable {
     private let logger: Logger
     private let bound = NIOLockedValueBox<Int?>(nil)
 
-    public init(server: InsetServer, configuration: Configuration, logger: Logger = Logger(label: "insetd.websocket")) {
+    package init(server: InsetServer, configuration: Configuration, logger: Logger = Logger(label: "insetd.websocket")) {
         self.server = server
         self.configuration = configuration
         self.logger = logger
     }
 
     /// The port listened on once `run()` has bound it (useful with port 0).
-    public var boundPort: Int? { bound.withLockedValue { $0 } }
+    package var boundPort: Int? { bound.withLockedValue { $0 } }
 
-    public func run() async throws {
+    package func run() async throws {
         let policy = WebSocketOriginPolicy(
             allowed: configuration.origins, host: configuration.host, port: configuration.port)
         let bootstrap = ServerBootstrap(group: configuration.eventLoopGroup)
@@ -121,12 +121,12 @@ public final class InsetWebSocketServer: Service, Sendable {
 }
 
 /// The WebSocket listener could not bind its address.
-public struct WebSocketListenError: Error, CustomStringConvertible {
-    public var host: String
-    public var port: Int
-    public var cause: any Error
+package struct WebSocketListenError: Error, CustomStringConvertible {
+    package var host: String
+    package var port: Int
+    package var cause: any Error
 
-    public var description: String {
+    package var description: String {
         "cannot listen for WebSockets on \(WebSocketOriginPolicy.urlHost(host)):\(port): \(cause) (websocket.listen)"
     }
 }

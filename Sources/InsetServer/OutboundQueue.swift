@@ -6,28 +6,28 @@ import NIOCore
 /// sent yet (the newer one is complete state, the older is worthless), so a
 /// client that reads slowly gets fewer, fresher messages instead of a growing
 /// backlog. A client whose queue still overflows is dropped by the server.
-public struct OutboundQueue: Sendable {
-    public struct Item: Sendable {
-        public var bytes: ByteBuffer
+package struct OutboundQueue: Sendable {
+    package struct Item: Sendable {
+        package var bytes: ByteBuffer
         /// The view an adjustment is for: adjustments for one view replace each
         /// other while unsent. Nil for every other message.
-        public var coalescingView: String?
+        package var coalescingView: String?
     }
 
-    public let capacity: Int
+    package let capacity: Int
     private var items: [Item] = []
     private var head = 0
 
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         precondition(capacity > 0)
         self.capacity = capacity
     }
 
-    public var count: Int { items.count - head }
-    public var isEmpty: Bool { count == 0 }
+    package var count: Int { items.count - head }
+    package var isEmpty: Bool { count == 0 }
 
     /// Adds a message; false when the queue is full (the caller drops the client).
-    public mutating func enqueue(_ bytes: ByteBuffer, coalescingView view: String? = nil) -> Bool {
+    package mutating func enqueue(_ bytes: ByteBuffer, coalescingView view: String? = nil) -> Bool {
         if let view, let index = items[head...].lastIndex(where: { $0.coalescingView == view }) {
             items[index].bytes = bytes
             return true
@@ -37,7 +37,7 @@ public struct OutboundQueue: Sendable {
         return true
     }
 
-    public mutating func dequeue() -> ByteBuffer? {
+    package mutating func dequeue() -> ByteBuffer? {
         guard head < items.count else { return nil }
         let item = items[head]
         head += 1

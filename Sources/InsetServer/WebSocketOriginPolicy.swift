@@ -10,18 +10,18 @@
 /// A request without an `Origin` header is not from a browser page (browsers
 /// always send it on a WebSocket upgrade) and is let through: a local program
 /// could as well open the Unix socket.
-public struct WebSocketOriginPolicy: Sendable, Hashable {
-    public var allowed: Set<String>
-    public var host: String
-    public var port: Int
+package struct WebSocketOriginPolicy: Sendable, Hashable {
+    package var allowed: Set<String>
+    package var host: String
+    package var port: Int
 
-    public init(allowed: [String], host: String, port: Int) {
+    package init(allowed: [String], host: String, port: Int) {
         self.allowed = Set(allowed.map(Self.normalized))
         self.host = host
         self.port = port
     }
 
-    public func allows(origin: String?, hostHeader: String?) -> Bool {
+    package func allows(origin: String?, hostHeader: String?) -> Bool {
         guard let origin else { return true }
         let normalized = Self.normalized(origin)
         if allowed.contains(normalized) { return true }
@@ -43,7 +43,7 @@ public struct WebSocketOriginPolicy: Sendable, Hashable {
         return text
     }
 
-    public static func isLoopback(_ host: String) -> Bool {
+    package static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
 

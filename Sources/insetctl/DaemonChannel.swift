@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import InsetProtocol
 
 /// insetctl's connection to insetd: a blocking line channel with timeouts, and
 /// errors that name the socket and say what to do.
@@ -28,7 +29,7 @@ final class DaemonChannel {
                 "cannot connect to \(path): \(reason). Is insetd running (systemctl status insetd.socket)? "
                     + "Use --socket PATH or INSETD_SOCKET for another socket; permission errors mean you are not in the socket's group.")
         }
-        send(["type": "hello", "version": 1, "client": "insetctl"])
+        send(ClientRequest(message: .hello(versions: supportedProtocolVersions, client: "insetctl")))
         guard let welcome = try receive(timeout: timeout), welcome["type"] as? String == "welcome" else {
             throw CtlError("\(path) did not answer hello like insetd does")
         }
@@ -36,10 +37,25 @@ final class DaemonChannel {
 
     deinit { close(fd) }
 
+    func send(_ request: ClientRequest) {
+        write(request.lineBytes())
+    }
+
+    /// A message InsetProtocol does not model (yet): written as given.
     func send(_ object: [String: Any]) {
         var data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         data.append(UInt8(ascii: "\n"))
-        _ = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        write(Array(data))
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
     }
 
     /// The next message as raw JSON text and object; nil on timeout. Throws when
@@ -68,10 +84,20 @@ final class DaemonChannel {
 
     /// Sends a request with an id and returns its reply (`ok`, a reply, or an
     /// error turned into a thrown `CtlError`). Other messages are skipped.
+    func request(_ message: ClientMessage, timeout: Double = 5) throws -> [String: Any] {
+        send(ClientRequest(id: .string("ctl"), message: message))
+        return try reply(timeout: timeout)
+    }
+
+    /// `request` for a message InsetProtocol does not model (yet).
     func request(_ object: [String: Any], timeout: Double = 5) throws -> [String: Any] {
         var message = object
         message["id"] = "ctl"
         send(message)
+        return try reply(timeout: timeout)
+    }
+
+    private func reply(timeout: Double) throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(timeout)
         while let reply = try receive(timeout: max(0, deadline.timeIntervalSinceNow)) {
             guard reply["id"] as? String == "ctl" else { continue }

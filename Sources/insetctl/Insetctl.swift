@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import InsetVersion
+import InsetProtocol
 
 struct SocketOptions: ParsableArguments {
     @Option(name: .long, help: "insetd's socket (default: $INSETD_SOCKET, $XDG_RUNTIME_DIR/insetd.sock, /run/insetd/insetd.sock).")
@@ -42,7 +43,7 @@ extension Insetctl {
 
         func run() throws {
             let channel = try options.connect()
-            var reply = try channel.request(["type": "status"])
+            var reply = try channel.request(.status)
             // The request id is insetctl's own bookkeeping, not part of the status.
             reply["id"] = nil
             if json { return print(Output.jsonLine(reply)) }
@@ -56,21 +57,21 @@ extension Insetctl {
         @Flag(help: "Print a JSON array of objects (name, devnode, class, external, reason, ...).") var json = false
 
         func run() throws {
-            let devices = try options.connect().request(["type": "devices"])["devices"] as? [[String: Any]] ?? []
+            let devices = try options.connect().request(.devices)["devices"] as? [[String: Any]] ?? []
             if json { return print(Output.jsonLine(devices)) }
             print(Output.devices(devices))
         }
     }
 
     struct Watch: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Follow keyboard changes, devices and policy live.")
+        static let configuration = CommandConfiguration(abstract: "Follow keyboard changes, devices, policy and rotate requests live.")
         @OptionGroup var options: SocketOptions
         @Flag(help: "Print the raw message stream, one JSON object per line.") var json = false
         @Option(help: "Stop after this many messages.") var count: Int?
 
         func run() throws {
             let channel = try options.connect()
-            _ = try channel.request(["type": "subscribe", "topics": ["devices", "policy"]])
+            _ = try channel.request(.subscribe(topics: Topic.allCases))
             var seen = 0
             while count.map({ seen < $0 }) ?? true {
                 guard let message = try channel.receiveLine(timeout: nil) else { continue }
@@ -100,7 +101,7 @@ extension Insetctl {
     }
 
     struct Rotate: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Send the rotate command (acknowledged and logged).")
+        static let configuration = CommandConfiguration(abstract: "Ask the shell to rotate the screen (insetd passes it to rotation subscribers).")
         @OptionGroup var options: SocketOptions
         func run() throws { try command("rotate", options) }
     }

@@ -57,6 +57,10 @@ enum Output {
             return "device \(message["event"] as? String ?? "?"): \(device["name"] as? String ?? "?") [\(device["class"] as? String ?? "?")] \(device["reason"] as? String ?? "")"
         case "policy":
             return "policy: mode \(message["mode"] as? String ?? "?"), tablet mode \((message["tabletMode"] as? Bool ?? false) ? "on" : "off"), hardware keyboard \((message["hardwareKeyboard"] as? Bool ?? false) ? "usable" : "none")"
+        case "rotate":
+            return "rotate requested: \(message["direction"] as? String ?? "?")"
+        case "focusLost":
+            return "focus lost: view \(message["view"] as? String ?? "?")"
         case "bye":
             return "insetd is going away (\(message["reason"] as? String ?? ""))"
         default:

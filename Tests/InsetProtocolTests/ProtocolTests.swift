@@ -31,7 +31,7 @@ func validate(_ arguments: [String]) async throws -> (status: Int32, output: Str
     @Test func everyExampleValidatesAgainstTheSchema() async throws {
         let result = try await validate([repositoryRoot.appendingPathComponent("docs/PROTOCOL.md").path])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("28 passed, 0 failed"))
+        #expect(result.output.contains("30 passed, 0 failed"))
     }
 
     @Test func everyClientExampleDecodes() throws {
@@ -64,7 +64,8 @@ func validate(_ arguments: [String]) async throws -> (status: Int32, output: Str
             .policy(mode: .never, tabletMode: true, hardwareKeyboard: false),
             .status(id: .number(3), state: state, clients: 2, views: 5), .devices(id: .string("d"), [device]),
             .ok(id: nil), .ok(id: .string("t1")), .error(ProtocolError(.unknownView, "no view c1/x is registered", id: .number(7))),
-            .bye(reason: "shutdown"),
+            .bye(reason: "shutdown"), .welcome(version: 1, client: "c2", state: state, id: .string("h")),
+            .focusLost(view: "signup"), .rotate(direction: .left),
             .reloaded(id: .number(8), config: "/etc/insetd/insetd.yaml", changed: ["keyboard.mode"], restart: []),
             .error(ProtocolError(.invalidConfiguration, "/etc/insetd/insetd.yaml:2:3: keyboard.modee: unknown key", id: .number(9))),
         ]
@@ -73,7 +74,7 @@ func validate(_ arguments: [String]) async throws -> (status: Int32, output: Str
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try await validate(["--daemon", file.path])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("13 passed, 0 failed"))
+        #expect(result.output.contains("16 passed, 0 failed"))
     }
 
     @Test func theDocumentedAdjustmentIsWhatTheEncoderWrites() {

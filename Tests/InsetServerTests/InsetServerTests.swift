@@ -28,15 +28,15 @@ final class RunningServer {
         consumer = Task {
             for await event in server.events {
                 switch event {
-                case .joined(let connection, let version):
-                    connection.send(
+                case .joined(let client, let version, let id):
+                    server.send(
                         .welcome(
-                            version: version, client: connection.id.rawValue,
+                            version: version, client: client.rawValue,
                             state: StateSnapshot(
                                 keyboard: nil, screen: Size(width: 390, height: 844), mode: .auto, tabletMode: false,
-                                hardwareKeyboard: false)))
-                case .request(let connection, let request):
-                    connection.send(.ok(id: request.id))
+                                hardwareKeyboard: false), id: id), to: client)
+                case .request(let client, let request):
+                    server.send(.ok(id: request.id), to: client)
                 case .left:
                     break
                 }

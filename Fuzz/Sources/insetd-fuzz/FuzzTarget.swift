@@ -36,6 +36,8 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     }
     _ = pipeline.advance(to: now + .seconds(5))
 
+    encodeArbitraryNumbers(Array(stream))
+
     if let file = try? TraceReader.read(Data(stream), name: "fuzz") {
         var replayer = TraceReplayer()
         _ = try? replayer.replay(file).map(TraceOutput.line)
@@ -63,4 +65,38 @@ private func handle(_ line: [UInt8], client: ClientID, pipeline: inout InsetPipe
     } catch {
         _ = DaemonMessage.error(ProtocolError(.unknownView, error.description, id: request.id)).line()
     }
+}
+
+/// The encoder on numbers no decoder would let through: the input's bytes read
+/// as Doubles (infinities, NaNs, subnormals, the largest finite values) fill a
+/// keyboard notification and an adjustment, which are written both ways (the
+/// stream writer and the value tree). Neither may trap (see `EncodingFaults`).
+private func encodeArbitraryNumbers(_ bytes: [UInt8]) {
+    var numbers: [Double] = []
+    var index = 0
+    while index + 8 <= bytes.count, numbers.count < 24 {
+        var bits: UInt64 = 0
+        for offset in 0..<8 { bits |= UInt64(bytes[index + offset]) << (8 * offset) }
+        numbers.append(Double(bitPattern: bits))
+        index += 8
+    }
+    guard !numbers.isEmpty else { return }
+    func n(_ i: Int) -> Double { numbers[i % numbers.count] }
+    let rect = Rect(x: n(0), y: n(1), width: n(2), height: n(3))
+    let insets = EdgeInsets(top: n(4), left: n(5), bottom: n(6), right: n(7))
+    let adjustment = ViewAdjustment(
+        view: ViewID(client: ClientID("c1"), name: "v"), additionalBottomInset: n(8), contentInset: insets,
+        indicatorInsets: EdgeInsets(top: n(9), left: n(10), bottom: n(11), right: n(12)), adjustedContentInset: insets,
+        contentSize: Size(width: n(13), height: n(14)), contentOffset: Point(x: n(15), y: n(16)),
+        alwaysBounceVertical: n(17) > 0, animation: .keyboardDefault)
+    let note = KeyboardNotification(
+        phase: .willShow, beginFrame: rect, endFrame: Rect(x: n(18), y: n(19), width: n(20), height: n(21)),
+        animation: .keyboardDefault, focusOwner: nil)
+    for message in [DaemonMessage.adjustment(view: "v", adjustment), .keyboard(note, isLocal: true)] {
+        _ = message.lineBytes()
+        _ = jsonLineBytes(message.jsonFields())
+    }
+    let state = StateSnapshot(
+        keyboard: rect, screen: Size(width: n(22), height: n(23)), mode: .auto, tabletMode: false, hardwareKeyboard: false)
+    _ = DaemonMessage.welcome(version: 1, client: "c1", state: state).lineBytes()
 }

@@ -1,0 +1,136 @@
+import Glibc
+import InsetProtocol
+import Logging
+import NIOCore
+
+/// The socket path's previous occupant: a file left by a daemon that died is
+/// removed; a socket some process still accepts on is not.
+///
+/// Why not NIO's `cleanupExistingSocketFile`: it unlinks whatever is there, so a
+/// second insetd started by mistake would take the path from a running one,
+/// which would go on running with nobody able to reach it.
+enum StaleSocket {
+    static func removeIfStale(_ path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw ServerError("stat \(path)", errno: errno)
+        }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw ServerError("\(path) exists and is not a socket", errno: EEXIST)
+        }
+        switch probe(path) {
+        case 0, EAGAIN, EINPROGRESS: throw ServerError.socketInUse(path)
+        case ECONNREFUSED:
+            guard unlink(path) == 0 || errno == ENOENT else { throw ServerError("remove stale socket \(path)", errno: errno) }
+        case ENOENT: return
+        case let error: throw ServerError("connect to the existing socket \(path)", errno: error)
+        }
+    }
+
+    /// Connects without blocking: 0 or the errno (EAGAIN: a listener whose
+    /// queue is full, which is still a live listener).
+    private static func probe(_ path: String) -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { return errno }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return ENAMETOOLONG }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in bytes.enumerated() { buffer[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        return result == 0 ? 0 : errno
+    }
+}
+
+/// The descriptor limit the connection caps live within.
+enum DescriptorLimit {
+    /// Descriptors kept for everything that is not a client: input devices,
+    /// udev, the journal, the listening socket.
+    static let reserve = 128
+
+    /// Raises the soft limit to the hard one (systemd's `LimitNOFILE=` sets both;
+    /// a shell's soft limit is often 1024), then warns when the caps do not fit:
+    /// insetd still runs, and accepting backs off whenever descriptors run out.
+    static func raiseAndCheck(for limits: ConnectionLimits, logger: Logger) {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        let needed = rlim_t(limits.maximumConnections + reserve)
+        if limit.rlim_cur != rlim_t.max, limit.rlim_cur < needed {  // rlim_t.max: RLIM_INFINITY
+            logger.warning(
+                "the descriptor limit is below server.max-connections plus \(reserve) for devices; raise LimitNOFILE= or lower the cap",
+                metadata: ["limit": "\(limit.rlim_cur)", "maxConnections": "\(limits.maximumConnections)"])
+        }
+    }
+}
+
+/// Says `bye` to a connection the caps do not admit, and closes it.
+final class RefusingHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    let reason: String
+
+    init(reason: String) { self.reason = reason }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { refuse(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        refuse(context)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+
+    private func refuse(_ context: ChannelHandlerContext) {
+        let bye = context.channel.allocator.buffer(bytes: DaemonMessage.bye(reason: reason).lineBytes())
+        let channel = context.channel
+        context.writeAndFlush(NIOAny(bye)).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
+
+/// Pauses accepting for a moment when `accept` fails for want of descriptors or
+/// memory (EMFILE, ENFILE, ENOBUFS, ENOMEM), and logs why.
+///
+/// Why not NIO's `AcceptBackoffHandler` alone: it only delays the next `read`,
+/// but after a failed `accept` the listening socket stays registered for
+/// readability with a read still pending, so epoll wakes the loop at once, again
+/// and again (a core at 100 %). Turning `autoRead` off takes the socket out of
+/// epoll until the pause is over; by then sessions may have ended (the hello
+/// deadline closes idle ones) and freed descriptors.
+final class AcceptPause: ChannelInboundHandler, Sendable {
+    typealias InboundIn = any Channel
+    typealias InboundOut = any Channel
+
+    private let pause: TimeAmount
+    private let refusals: RefusalLog
+
+    init(pause: TimeAmount = .milliseconds(250), refusals: RefusalLog) {
+        self.pause = pause
+        self.refusals = refusals
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let code = (error as? IOError)?.errnoCode,
+            [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(code)
+        else { return context.fireErrorCaught(error) }
+        refusals.refused("accept failed: \(String(cString: strerror(code))); pausing accept", metadata: ["errno": "\(code)"])
+        let channel = context.channel
+        guard (try? channel.syncOptions?.getOption(.autoRead)) == true else { return }
+        try? channel.syncOptions?.setOption(.autoRead, value: false)
+        channel.eventLoop.scheduleTask(in: pause) {
+            try? channel.syncOptions?.setOption(.autoRead, value: true)
+        }
+    }
+}
