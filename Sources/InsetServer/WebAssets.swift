@@ -116,13 +116,13 @@ class View {
   /// `rect` (a DOMRect of something inside) in this view's content coordinates.
   contentRect(rect) {
     const s = this.scroller;
-    if (this.isDocument) {
-      return { x: round(rect.left + s.scrollLeft), y: round(rect.top + s.scrollTop),
-        width: round(rect.width), height: round(rect.height) };
-    }
-    const frame = this.frame();
-    return { x: round(rect.left - frame.x + s.scrollLeft), y: round(rect.top - frame.y + s.scrollTop),
-      width: round(rect.width), height: round(rect.height) };
+    const origin = this.isDocument ? { x: 0, y: 0 } : this.frame();
+    // Whole pixels, rounded outward: a page scrolls by whole pixels, so a field
+    // at a fractional position is only kept visible if insetd is asked to show
+    // the whole pixels it touches.
+    const left = Math.floor(rect.left - origin.x + s.scrollLeft), top = Math.floor(rect.top - origin.y + s.scrollTop);
+    const right = Math.ceil(rect.right - origin.x + s.scrollLeft), bottom = Math.ceil(rect.bottom - origin.y + s.scrollTop);
+    return { x: left, y: top, width: right - left, height: bottom - top };
   }
 
   /// Applies insetd's adjustment: the bottom inset as padding (so the content

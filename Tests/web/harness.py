@@ -145,7 +145,16 @@ def wait_for_keyboard(page, frame, field=None):
             const top = insetd.boundingRect.height > 0 ? insetd.boundingRect.y : innerHeight;
             return f.top >= 0 && f.bottom <= top && ![...insetd.views.values()].some((v) => v.animating);
         }})()"""
-    page.wait_for_function(f"() => {condition}", timeout=5000)
+    try:
+        page.wait_for_function(f"() => {condition}", timeout=5000)
+    except Exception as error:
+        # Say what did hold, so a failure can be read without re-running.
+        seen = page.evaluate(f"""() => ({{
+            keyboard: insetd.boundingRect, innerHeight, scrollY,
+            field: {f"document.querySelector('{field}').getBoundingClientRect().toJSON()" if field else "null"},
+            views: [...insetd.views.values()].map((v) => ({{animating: v.animating}}))
+        }})""")
+        raise AssertionError(f"keyboard {frame} / field {field} not settled within 5 s; page: {seen}") from error
 
 
 def screenshot(page, name):
