@@ -41,13 +41,6 @@ final class DaemonChannel {
         write(request.lineBytes())
     }
 
-    /// A message InsetProtocol does not model (yet): written as given.
-    func send(_ object: [String: Any]) {
-        var data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        data.append(UInt8(ascii: "\n"))
-        write(Array(data))
-    }
-
     private func write(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
@@ -86,14 +79,6 @@ final class DaemonChannel {
     /// error turned into a thrown `CtlError`). Other messages are skipped.
     func request(_ message: ClientMessage, timeout: Double = 5) throws -> [String: Any] {
         send(ClientRequest(id: .string("ctl"), message: message))
-        return try reply(timeout: timeout)
-    }
-
-    /// `request` for a message InsetProtocol does not model (yet).
-    func request(_ object: [String: Any], timeout: Double = 5) throws -> [String: Any] {
-        var message = object
-        message["id"] = "ctl"
-        send(message)
         return try reply(timeout: timeout)
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import InsetProtocol
 import Foundation
 
 extension Insetctl {
@@ -20,7 +21,7 @@ extension Insetctl {
 
         func run() throws {
             let channel = try options.connect()
-            _ = try channel.request(["type": "subscribe", "topics": ["events"]])
+            _ = try channel.request(.subscribe(topics: [.events]))
             var seen = 0
             while count.map({ seen < $0 }) ?? true {
                 guard let message = try channel.receiveLine(timeout: nil) else { continue }

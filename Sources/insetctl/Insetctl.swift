@@ -71,7 +71,8 @@ extension Insetctl {
 
         func run() throws {
             let channel = try options.connect()
-            _ = try channel.request(.subscribe(topics: Topic.allCases))
+            // Not `events`: the decision timeline is `insetctl events`' own view.
+            _ = try channel.request(.subscribe(topics: Topic.allCases.filter { $0 != .events }))
             var seen = 0
             while count.map({ seen < $0 }) ?? true {
                 guard let message = try channel.receiveLine(timeout: nil) else { continue }
@@ -85,29 +86,29 @@ extension Insetctl {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show the on-screen keyboard (until the next focus change).")
         @OptionGroup var options: SocketOptions
-        func run() throws { try command("show", options) }
+        func run() throws { try command(.keyboard(.show), options) }
     }
 
     struct Hide: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Hide the on-screen keyboard (until the next focus change).")
         @OptionGroup var options: SocketOptions
-        func run() throws { try command("hide", options) }
+        func run() throws { try command(.keyboard(.hide), options) }
     }
 
     struct Toggle: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show the keyboard if hidden, hide it if shown.")
         @OptionGroup var options: SocketOptions
-        func run() throws { try command("toggle", options) }
+        func run() throws { try command(.keyboard(.toggle), options) }
     }
 
     struct Rotate: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Ask the shell to rotate the screen (insetd passes it to rotation subscribers).")
         @OptionGroup var options: SocketOptions
-        func run() throws { try command("rotate", options) }
+        func run() throws { try command(.rotate, options) }
     }
 }
 
-func command(_ name: String, _ options: SocketOptions) throws {
-    _ = try options.connect().request(["type": "command", "command": name])
+func command(_ command: ControlCommand, _ options: SocketOptions) throws {
+    _ = try options.connect().request(.command(command))
     print("ok")
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import InsetProtocol
 import InsetCore
 
 extension Insetctl {
@@ -18,10 +19,10 @@ extension Insetctl {
         func run() throws {
             let channel = try options.connect()
             if let mode {
-                _ = try channel.request(["type": "policy", "mode": mode.rawValue])
+                _ = try channel.request(.policy(mode: mode))
                 print(mode.rawValue)
             } else {
-                let state = try channel.request(["type": "status"])["state"] as? [String: Any] ?? [:]
+                let state = try channel.request(.status)["state"] as? [String: Any] ?? [:]
                 print(state["mode"] as? String ?? "?")
             }
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import InsetProtocol
 import Foundation
 
 extension Insetctl {
@@ -17,7 +18,7 @@ extension Insetctl {
 
         func run() throws {
             let channel = try options.connect()
-            channel.send(["type": "reload", "id": "reload"])
+            channel.send(ClientRequest(id: .string("reload"), message: .reload))
             let deadline = Date().addingTimeInterval(10)
             while let reply = try channel.receive(timeout: max(0, deadline.timeIntervalSinceNow)) {
                 guard reply["id"] as? String == "reload" else { continue }

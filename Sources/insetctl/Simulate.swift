@@ -1,4 +1,6 @@
 import ArgumentParser
+import InsetCore
+import InsetProtocol
 import Foundation
 
 /// Registers a temporary full-screen view and drives it, printing what a client
@@ -31,22 +33,21 @@ struct Simulate: ParsableCommand {
 
     func run() throws {
         let channel = try options.connect()
-        let screen = (try channel.request(["type": "status"])["state"] as? [String: Any])?["screen"] as? [String: Any] ?? [:]
+        let screen = (try channel.request(.status)["state"] as? [String: Any])?["screen"] as? [String: Any] ?? [:]
         let width = screen["width"] as? Double ?? 1280
         let height = screen["height"] as? Double ?? 800
         let r = Self.numbers(rect, 4)!
         let s = Self.numbers(safe, 4)!
-        let field: [String: Any] = ["x": r[0], "y": r[1], "width": r[2], "height": r[3]]
-        _ = try channel.request([
-            "type": "register", "view": "insetctl",
-            "frame": ["x": 0, "y": 0, "width": width, "height": height],
-            "safeArea": ["top": s[0], "left": s[1], "bottom": s[2], "right": s[3]],
-            "contentSize": ["width": width, "height": contentHeight],
-        ])
+        let field = Rect(x: r[0], y: r[1], width: r[2], height: r[3])
+        let view = ViewDescription(
+            frame: Rect(x: 0, y: 0, width: width, height: height),
+            safeAreaInsets: EdgeInsets(top: s[0], left: s[1], bottom: s[2], right: s[3]),
+            contentSize: Size(width: width, height: contentHeight))
+        _ = try channel.request(.register(WireView(view: "insetctl", description: view)))
         switch action {
-        case .focus: channel.send(["type": "focus", "view": "insetctl", "field": field])
-        case .blur: channel.send(["type": "blur", "view": "insetctl"])
-        case .scroll: channel.send(["type": "scroll", "view": "insetctl", "rect": field])
+        case .focus: channel.send(ClientRequest(message: .focus(view: "insetctl", field: field)))
+        case .blur: channel.send(ClientRequest(message: .blur(view: "insetctl")))
+        case .scroll: channel.send(ClientRequest(message: .scroll(view: "insetctl", rect: field, margin: nil)))
         }
         let deadline = Date().addingTimeInterval(Double(wait) / 1000)
         while let message = try channel.receiveLine(timeout: max(0, deadline.timeIntervalSinceNow)) {

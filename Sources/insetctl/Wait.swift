@@ -1,4 +1,5 @@
 import ArgumentParser
+import InsetProtocol
 import Foundation
 import Glibc
 
@@ -97,7 +98,7 @@ extension Insetctl {
                 let channel = try connect(before: deadline)
                 // Subscribing first: the timeline's first entry is the state at
                 // that instant, and every later change follows it.
-                channel.send(["type": "subscribe", "topics": ["events"], "id": "wait"])
+                channel.send(ClientRequest(id: .string("wait"), message: .subscribe(topics: [.events])))
                 while true {
                     let remaining = deadline.timeIntervalSinceNow
                     guard remaining > 0, let message = try channel.receive(timeout: remaining) else { break }

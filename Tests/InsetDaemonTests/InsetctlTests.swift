@@ -53,7 +53,15 @@ import Testing
         let daemon = try await Daemon()
         let socket = daemon.socket
         async let watched = run([Self.insetctl, "watch", "--count", "2", "--socket", socket])
-        try await Task.sleep(for: .milliseconds(300))
+        // Until the watcher has said hello (status counts it beside the asker),
+        // then a moment for its subscribe, which follows hello at once.
+        for _ in 0..<500 {
+            let status = try await daemon.ctl("status", "--json")
+            let object = try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any]
+            if object?["clients"] as? Int == 2 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await Task.sleep(for: .milliseconds(100))
         _ = try await daemon.ctl("show")
         let output = try await watched
         #expect(output.status == 0)

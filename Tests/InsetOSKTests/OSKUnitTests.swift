@@ -43,7 +43,7 @@ import Testing
         (#"{"type":"oskVisibility","bridge":"two words","visible":true}"#, "bridge"),
         (#"{"type":"oskVisibility","visible":true}"#, "bridge"),
         (#"{"type":"oskFrame","bridge":"wvkbd","frame":{"x":0,"y":0,"width":0,"height":280}}"#, "positive width"),
-        (#"{"type":"oskFrame","bridge":"wvkbd","frame":{"x":0,"y":0,"width":390,"height":-1}}"#, "positive width"),
+        (#"{"type":"oskFrame","bridge":"wvkbd","frame":{"x":0,"y":0,"width":390,"height":-1}}"#, "\"frame.height\": must not be negative"),
         (#"{"type":"oskFrame","bridge":"wvkbd","frame":{"x":0,"y":0}}"#, "frame.width"),
     ])
     func badReportsAreRejected(line: String, mentions: String) {

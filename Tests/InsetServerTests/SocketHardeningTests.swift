@@ -113,7 +113,7 @@ import Testing
             mentions: #"focus: field "field": expected an object"#),
         Refused(
             name: "an unknown topic", line: #"{"type":"subscribe","topics":["devices","weather"]}"#, code: "invalid-field",
-            mentions: #"subscribe: field "topics[1]": must be one of devices, policy, rotation"#),
+            mentions: #"subscribe: field "topics[1]": must be one of devices, policy, events, rotation"#),
         Refused(
             name: "an unknown behaviour", line: #"{"type":"register","view":"x","# + frame + #","behavior":"bogus"}"#,
             code: "invalid-field", mentions: "must be one of safeAreaInsets"),
