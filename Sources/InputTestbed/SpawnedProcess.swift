@@ -38,6 +38,21 @@ public final class SpawnedProcess: @unchecked Sendable {
         for (index, descriptor) in descriptors.enumerated() {
             posix_spawn_file_actions_adddup2(&actions, descriptor, Int32(3 + index))
         }
+        // A child starts as a process started from a shell would: no signal
+        // blocked and the usual dispositions, whatever the test process's thread
+        // had (test runners block SIGTERM and others in their threads, and a
+        // spawned child would inherit that and ignore `terminate`).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
         defer {
@@ -47,9 +62,9 @@ public final class SpawnedProcess: @unchecked Sendable {
         var child: pid_t = 0
         let rc =
             if var envp {
-                posix_spawn(&child, executable, &actions, nil, argv, &envp)
+                posix_spawn(&child, executable, &actions, &attributes, argv, &envp)
             } else {
-                posix_spawn(&child, executable, &actions, nil, argv, environ)
+                posix_spawn(&child, executable, &actions, &attributes, argv, environ)
             }
         guard rc == 0 else { throw SpawnError(executable: executable, errno: rc) }
         pid = child
