@@ -64,7 +64,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // The WebSocket transport for browser pages (insetd.js).
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
-            ]
+            ],
+            // web/insetd.js and the demo, compiled in (WebAssets).
+            plugins: ["WebAssetsPlugin"]
         ),
         // Swift client library: connect, register views, stream events, reconnect and resync.
         .target(
@@ -114,6 +116,7 @@ let package = Package(
         // Every binary's --version, generated from scripts/version at build time.
         .target(name: "InsetVersion", plugins: ["VersionPlugin"]),
         .plugin(name: "VersionPlugin", capability: .buildTool()),
+        .plugin(name: "WebAssetsPlugin", capability: .buildTool()),
         // Emulated input hardware: device fixtures generated from code, a umockdev
         // testbed, and child processes. Only tests, Benchmarks/ and insetd-testbed depend on it.
         .target(name: "InputTestbed", dependencies: ["InsetInput", "CUMockdev", "CLibevdev"]),
