@@ -1,3 +1,4 @@
+import InsetProtocol
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -36,7 +37,7 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         if head.headers["upgrade"].contains(where: { $0.lowercased() == "websocket" }) {
             let origin = head.headers["origin"].first
             if !policy.allows(origin: origin, hostHeader: head.headers["host"].first) {
-                logger.notice("WebSocket refused: origin not allowed", metadata: ["origin": "\(origin ?? "-")"])
+                logger.notice("WebSocket refused: origin not allowed", metadata: ["origin": "\(logSafe(origin ?? "-"))"])
                 return send(
                     context, head, .forbidden,
                     body: "insetd: origin \(origin ?? "-") is not allowed; add it to websocket.origins\n")
