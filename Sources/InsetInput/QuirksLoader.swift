@@ -44,6 +44,10 @@ extension DeviceQuirks {
         case .success:
             problems.append(
                 QuirksFileError(file: sources.dataDirectory, line: 0, reason: "has no *.quirks files (Debian installs them with libinput-bin)"))
+        case .failure(let error) where error.errno == ENOENT:
+            // No libinput on this machine: no quirks, which is not a fault (insetd
+            // does not need libinput; the start-up line says 0 sections).
+            break
         case .failure(let error):
             problems.append(QuirksFileError(file: sources.dataDirectory, line: 0, reason: "\(error)"))
         }
