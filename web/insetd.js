@@ -260,8 +260,6 @@ export class InsetdKeyboard extends EventTarget {
         const hidden = message.phase === "willHide" || message.phase === "didHide";
         this.setGeometry(hidden ? null : message.end, message);
         if (this.state) this.state.keyboard = hidden ? undefined : message.end;
-        // A movement has ended: refresh the state (a hardware keyboard may be why).
-        if (message.phase.startsWith("did")) this.send({ type: "status" });
         break;
       }
       case "adjustment": {

@@ -30,6 +30,8 @@ final class DaemonCore {
     private var tabletMode = false
     /// The OSK bridge whose real keyboard frame is in use, and its client (see `reportedFrame`).
     private var frameReporter: (bridge: String, client: ClientID)?
+    /// What `policy` subscribers were last told of the hardware keyboard.
+    private var publishedHardwareKeyboard = false
     /// The view whose field has focus, as clients last said: the client that
     /// loses it to another client's field is told (`focusLost`).
     private var focused: ViewID?
@@ -62,6 +64,7 @@ final class DaemonCore {
         pipeline = InsetPipeline(
             configuration: configuration.pipeline, screen: configuration.screen, keyboards: keyboards,
             tabletMode: tabletMode)
+        publishedHardwareKeyboard = pipeline.policy.hardwareKeyboardUsable
         if configuration.trace.path != nil {
             let header = TraceHeader(
                 screen: configuration.screen, configuration: configuration.pipeline, keyboards: keyboards,
@@ -86,6 +89,12 @@ final class DaemonCore {
                 let after = timelineState(tabletMode: tabletMode, devices: devices.count)
                 timeline.publish(event, before: timelineBefore, after: after, configuration: configuration.pipeline, now: now)
             }
+        }
+        defer {
+            // A usable hardware keyboard comes and goes after its hold-off (a
+            // tick), not only with the event that caused it: `policy`
+            // subscribers hear each change whatever brought it.
+            if pipeline.policy.hardwareKeyboardUsable != publishedHardwareKeyboard { publishPolicy() }
         }
         switch event {
         case .input(let input): handle(input)
@@ -309,6 +318,7 @@ final class DaemonCore {
     }
 
     private func publishPolicy() {
+        publishedHardwareKeyboard = pipeline.policy.hardwareKeyboardUsable
         let message = DaemonMessage.policy(
             mode: pipeline.policy.configuration.mode, tabletMode: tabletMode,
             hardwareKeyboard: pipeline.policy.hardwareKeyboardUsable)

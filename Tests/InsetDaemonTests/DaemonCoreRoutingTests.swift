@@ -1,4 +1,6 @@
+import InputTestbed
 import InsetCore
+import InsetInput
 import InsetProtocol
 import InsetServer
 import Logging
@@ -155,6 +157,24 @@ import Testing
         request(b, .focus(view: "form", field: Rect(x: 0, y: 60, width: 300, height: 44)))
         #expect(!(try outbox.take(a).contains(.focusLost(view: "form"))))
         #expect(!(try outbox.take(b).contains(.focusLost(view: "form"))))
+    }
+
+    /// A USB keyboard counts after the 200 ms hold-off (a tick, not the attach
+    /// itself): `policy` subscribers hear it then, once, and again when it goes.
+    @Test func policySubscribersHearAHardwareKeyboardComeAndGo() throws {
+        join(a)
+        request(a, .subscribe(topics: [.policy]))
+        _ = try outbox.take(a)
+        let usb = InputDevice(
+            description: FixtureCatalogue.usbKeyboard.description,
+            classification: DeviceClassification(kind: .keyboard(.external), reason: "bus usb"))
+        core.handle(.input(.keyboardAttached(usb)))
+        #expect(try outbox.take(a).isEmpty, "not usable before the hold-off")
+        settle()
+        #expect(try outbox.take(a) == [.policy(mode: .auto, tabletMode: false, hardwareKeyboard: true)])
+        core.handle(.input(.keyboardDetached(usb)))
+        settle()
+        #expect(try outbox.take(a) == [.policy(mode: .auto, tabletMode: false, hardwareKeyboard: false)])
     }
 
     @Test func rotateGoesToRotationSubscribersOnly() throws {
