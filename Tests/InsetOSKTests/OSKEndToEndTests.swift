@@ -69,22 +69,87 @@ struct OSKEndToEndTests {
         _ = await monitor.terminate(within: .seconds(2))
         printLatency(session.log("monitor.log"), focusedAt: focusedAt, label: "squeekboard")
 
-        // insetd restarts with a USB keyboard plugged in (umockdev): the bridge
-        // reconnects; with the hardware keyboard squeekboard stays hidden and
-        // GNOME's setting goes off, and comes back once the keyboard is gone.
+        // insetd restarts: the bridge notices, reconnects and follows the new one.
+        app.blur()
+        #expect(await waitUntil(seconds: 5) { await session.busBool(Self.sm[0], Self.sm[1], Self.sm[2], "Visible") == false })
         await session.stopInsetd()
         #expect(await waitUntil(seconds: 5) { session.log("insetd-osk.log").contains("lost insetd") })
-        try session.startInsetd(devices: [FixtureCatalogue.usbKeyboard])
-        #expect(await waitUntil(seconds: 10) { await status(session.socket)?["hardwareKeyboard"] as? Bool == true })
-        let typist = try #require(await App(socket: session.socket))
-        typist.focus()
+        try session.startInsetd()
+        let next = try #require(await App(socket: session.socket))
+        next.focus()
+        #expect(await waitUntil(seconds: 10) { await session.busBool(Self.sm[0], Self.sm[1], Self.sm[2], "Visible") == true })
+        #expect(await gnomeSetting(session) == true, "no hardware keyboard: the user's own value stays")
+        #expect(noRepeatedLines(session.log("insetd-osk.log")), "one line per failure, not one per retry")
+        }
+    }
+
+    /// A USB keyboard hot-plugged (insetd-testbed's emulated hardware) while
+    /// insetd, the bridge and squeekboard run and a field is focused: with
+    /// accessory-bar-height 0 the hardware keyboard leaves nothing on screen, so
+    /// squeekboard hides and GNOME's switch goes off; unplugged, the switch is
+    /// the user's again and squeekboard comes back for the still focused field.
+    @Test func squeekboardStepsAsideForAHotPluggedKeyboard() async throws {
+        try await withSession("sqhw", testbed: true) { session in
+        #expect(await waitUntil(seconds: 10) {
+            _ = try? await session.run(
+                ["gsettings", "set", "org.gnome.desktop.a11y.applications", "screen-keyboard-enabled", "true"])
+            return await gnomeSetting(session) == true
+        })
+        _ = try session.spawn(["squeekboard"], log: "squeekboard.log")
+        #expect(await waitUntil(seconds: 10) { await session.busBool(Self.sm[0], Self.sm[1], Self.sm[2], "Visible") == false })
+        _ = try session.bridge("squeekboard")
+        #expect(await waitUntil(seconds: 5) { session.log("insetd-osk.log").contains("connected to insetd") })
+        let app = try #require(await App(socket: session.socket))
+        app.focus()
+        #expect(await waitUntil(seconds: 5) { await session.busBool(Self.sm[0], Self.sm[1], Self.sm[2], "Visible") == true })
+        #expect(await waitUntil(seconds: 5) { (await session.swayBottomGap() ?? 0) > 0 })
+        let height = try #require(await session.swayBottomGap())
+        #expect(await waitUntil(seconds: 5) { keyboardFrame(await status(session.socket)) == [0, 844 - height, 390, height] })
+        #expect(await status(session.socket)?["hardwareKeyboard"] as? Bool == false)
+        #expect(await app.adjustment(bottomInset: height) != nil)
+
+        try await session.testbed(TestbedRequest(.plug, kind: "usb-keyboard"))
+        // Usable after insetd's 200 ms hold-off: then the bar (0 pt) replaces the keyboard.
+        #expect(await waitUntil(seconds: 5) { await status(session.socket)?["hardwareKeyboard"] as? Bool == true })
         #expect(await waitUntil(seconds: 5) { await gnomeSetting(session) == false })
         #expect(await waitUntil(seconds: 5) { await session.busBool(Self.sm[0], Self.sm[1], Self.sm[2], "Visible") == false })
-        #expect(keyboardFrame(await status(session.socket)) == nil, "accessory bar 0: hidden")
-        await session.stopInsetd()
-        try session.startInsetd()
-        #expect(await waitUntil(seconds: 10) { await gnomeSetting(session) == true })
-        #expect(noRepeatedLines(session.log("insetd-osk.log")), "one line per failure, not one per retry")
+        #expect(await waitUntil(seconds: 5) { await session.swayBottomGap() == 0 })
+        #expect(keyboardFrame(await status(session.socket)) == nil, "accessory bar 0: nothing shown")
+        #expect(await app.adjustment(bottomInset: 0) != nil)
+
+        try await session.testbed(TestbedRequest(.unplug, name: "usb-keyboard"))
+        #expect(await waitUntil(seconds: 5) { await status(session.socket)?["hardwareKeyboard"] as? Bool == false })
+        #expect(await waitUntil(seconds: 5) { await gnomeSetting(session) == true })
+        #expect(await waitUntil(seconds: 5) { await session.busBool(Self.sm[0], Self.sm[1], Self.sm[2], "Visible") == true })
+        #expect(await waitUntil(seconds: 5) { await session.swayBottomGap() == height })
+        #expect(await waitUntil(seconds: 5) { keyboardFrame(await status(session.socket)) == [0, 844 - height, 390, height] })
+        #expect(await app.adjustment(bottomInset: height) != nil)
+        }
+    }
+
+    /// The same hot-plug with wvkbd (-H 280): hidden by SIGUSR1 while the
+    /// keyboard is plugged, shown by SIGUSR2 once it is gone.
+    @Test func wvkbdStepsAsideForAHotPluggedKeyboard() async throws {
+        try await withSession("wvhw", testbed: true) { session in
+        let wvkbd = try session.spawn(["wvkbd-mobintl", "--hidden", "-H", "280", "-L", "200"], log: "wvkbd.log")
+        #expect(await waitUntil(seconds: 5) { await session.swayBottomGap() == 0 })
+        _ = try session.bridge("wvkbd", ["--wvkbd-pid", "\(wvkbd.pid)"])
+        #expect(await waitUntil(seconds: 5) { await status(session.socket)?["frameSource"] as? String == "reported by wvkbd" })
+        let app = try #require(await App(socket: session.socket))
+        app.focus()
+        #expect(await waitUntil(seconds: 5) { await session.swayBottomGap() == 280 })
+        #expect(keyboardFrame(await status(session.socket)) == [0, 564, 390, 280])
+        #expect(await app.adjustment(bottomInset: 280) != nil)
+
+        try await session.testbed(TestbedRequest(.plug, kind: "usb-keyboard"))
+        #expect(await waitUntil(seconds: 5) { await session.swayBottomGap() == 0 })
+        #expect(await waitUntil(seconds: 5) { keyboardFrame(await status(session.socket)) == nil })
+        #expect(await app.adjustment(bottomInset: 0) != nil)
+
+        try await session.testbed(TestbedRequest(.unplug, name: "usb-keyboard"))
+        #expect(await waitUntil(seconds: 5) { await session.swayBottomGap() == 280 })
+        #expect(await waitUntil(seconds: 5) { keyboardFrame(await status(session.socket)) == [0, 564, 390, 280] })
+        #expect(await app.adjustment(bottomInset: 280) != nil)
         }
     }
 

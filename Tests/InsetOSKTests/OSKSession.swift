@@ -29,7 +29,8 @@ final class OSKSession: @unchecked Sendable {
     private(set) var insetd: SpawnedProcess?
     private var children: [SpawnedProcess] = []
 
-    init(name: String) async throws {
+    /// With `testbed`, insetd runs inside `insetd-testbed run` (see `startInsetd`).
+    init(name: String, testbed: Bool = false) async throws {
         dir = "/tmp/osk-\(name)-\(getpid())"
         _ = try await ChildProcess.run(["rm", "-rf", dir])
         for sub in ["", "/xdg", "/config"] { mkdir(dir + sub, 0o700) }
@@ -42,13 +43,13 @@ final class OSKSession: @unchecked Sendable {
               portrait-height: 300
               landscape-height: 200
               accessory-bar-height: 0
-              hardware-hold-off-ms: 0
+              hardware-hold-off-ms: 200
             input:
               uevent-source: udev
             server:
               control-users: [\(Self.uid)]
             """.write(toFile: "\(dir)/insetd.yaml", atomically: true, encoding: .utf8)
-        try startInsetd()
+        try startInsetd(testbed: testbed)
         session = try SpawnedProcess(
             "/usr/bin/setpriv",
             ["--reuid=\(Self.uid)", "--regid=\(Self.uid)", "--clear-groups", "env", "-i", "PATH=/usr/bin:/bin",
@@ -73,20 +74,18 @@ final class OSKSession: @unchecked Sendable {
         }
     }
 
-    /// Starts insetd; with `umockdev` it runs under `umockdev-run` with those
-    /// emulated devices (a restart with a hardware keyboard plugged in).
-    func startInsetd(devices: [FixtureDevice] = []) throws {
+    /// Starts insetd; with `testbed` it runs as the command of `insetd-testbed run`
+    /// (its own umockdev preload and `EmulatedHardware`, so no testbed of a
+    /// concurrent hardware-in-the-loop test in this process is disturbed), and
+    /// `testbed(_:)` plugs and unplugs devices while it runs.
+    func startInsetd(testbed: Bool = false) throws {
         var command = [Self.binaries.appendingPathComponent("insetd").path, "--config", "\(dir)/insetd.yaml", "--socket", socket]
-        if !devices.isEmpty {
-            var wrapper = ["/usr/bin/umockdev-run"]
-            for device in devices {
-                let record = "\(dir)/\(device.kind).umockdev"
-                let ioctl = "\(dir)/\(device.kind).ioctl"
-                try device.umockdevRecord().write(toFile: record, atomically: true, encoding: .utf8)
-                try device.ioctlRecord.write(toFile: ioctl, atomically: true, encoding: .utf8)
-                wrapper += ["-d", record, "-i", "\(device.devnode)=\(ioctl)"]
-            }
-            command = wrapper + ["--"] + command
+        if testbed {
+            unlink(testbedControlFile)
+            // The control socket's path is known only inside the run: the command writes it down first.
+            command = [Self.binaries.appendingPathComponent("insetd-testbed").path, "run", "--", "/bin/sh", "-c",
+                       #"printf %s "$INSETD_TESTBED" > "$0.tmp" && mv "$0.tmp" "$0" && exec "$@""#, testbedControlFile]
+                + command
         }
         unlink(socket)
         insetd = try SpawnedProcess(
@@ -98,6 +97,17 @@ final class OSKSession: @unchecked Sendable {
             if log("insetd.log").contains("listening"), chmod(socket, 0o666) == 0 { break }
             usleep(10_000)
         }
+    }
+
+    private var testbedControlFile: String { "\(dir)/testbed-control" }
+
+    /// Asks the running `insetd-testbed` to do `request` (plug, unplug, ...).
+    func testbed(_ request: TestbedRequest) async throws {
+        guard await waitUntil(seconds: 5, { FileManager.default.fileExists(atPath: self.testbedControlFile) }),
+            let path = try? String(contentsOfFile: testbedControlFile, encoding: .utf8)
+        else { throw SessionError("insetd-testbed did not start: \(log("insetd.log"))") }
+        let reply = try TestbedControlClient.send(request, to: path)
+        if let error = reply.error { throw SessionError("insetd-testbed: \(error)") }
     }
 
     func stopInsetd() async {
@@ -170,8 +180,8 @@ final class OSKSession: @unchecked Sendable {
 
 /// Runs `body` with a fresh session and always closes it (sway and the
 /// session's processes end with the test, passed or failed).
-func withSession(_ name: String, _ body: (OSKSession) async throws -> Void) async throws {
-    let session = try await OSKSession(name: name)
+func withSession(_ name: String, testbed: Bool = false, _ body: (OSKSession) async throws -> Void) async throws {
+    let session = try await OSKSession(name: name, testbed: testbed)
     do {
         try await body(session)
     } catch {
