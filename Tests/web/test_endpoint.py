@@ -240,7 +240,7 @@ class Endpoint(unittest.TestCase):
             # hello in three fragments, a ping between them (RFC 6455 5.4, 5.5).
             self.send_frame(sock, False, 0x1, b'{"type":"hello",')
             self.send_frame(sock, False, 0x0, b'"version":1,')
-            self.send_frame(sock, False, 0x9, b"between")
+            self.send_frame(sock, True, 0x9, b"between")
             self.send_frame(sock, True, 0x0, b'"client":"fragments"}')
             self.assertEqual(self.read_frame(sock), (0xA, b"between"))
             opcode, payload = self.read_frame(sock)
