@@ -100,9 +100,9 @@ package final class InsetWebSocketServer: Service, Sendable {
             upgradePipelineHandler: { [server] channel, _ in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
-                    try pipeline.addHandler(
-                        NIOWebSocketFrameAggregator(
-                            minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 256, maxAccumulatedFrameSize: limit))
+                    // No NIOWebSocketFrameAggregator: browsers send a message this
+                    // short as one frame, and the codec joins the rare fragmented one,
+                    // so no session carries one more handler for it.
                     try pipeline.addHandler(WebSocketSessionCodec(messageLimit: limit, logger: logger))
                     try server.accept(
                         channel, peer: .webSocket, framing: .messages, authorization: .webSocket(control: control))

@@ -29,8 +29,10 @@ extension Authorization {
 /// WebSocket session is a server session with another framing, not a second
 /// implementation: each text frame in is one message; each line the session
 /// writes (`ClientConnection` may stage several in one buffer) goes out as one
-/// text frame. Answers pings and the close handshake itself, and turns frame
-/// errors into the socket's errors (`line-too-long` for an oversized message).
+/// text frame. Answers pings and the close handshake itself, joins a
+/// fragmented message (RFC 6455 5.4) itself rather than through one more
+/// handler per session, and turns frame errors into the socket's errors
+/// (`line-too-long` for an oversized message).
 ///
 /// Outbound frames are encoded here, all the frames of one write into one
 /// buffer (one iovec per client per loop task, as on the socket), and written
@@ -46,6 +48,11 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
     private let messageLimit: Int
     private let logger: Logger
     private var closeSent = false
+    /// The fragments of a message begun by a non-final text or binary frame.
+    private var fragments: ByteBuffer?
+    private var fragmentCount = 0
+    /// As NIO's frame aggregator: a message may be cut into at most this many frames.
+    static let fragmentLimit = 256
     /// The frame encoder's context: writing through it skips the encoder.
     private var below: ChannelHandlerContext?
 
@@ -68,8 +75,12 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
 
     /// An unmasked, unfragmented server frame (RFC 6455 5.2).
     static func appendFrame(_ out: inout ByteBuffer, opcode: WebSocketOpcode, payload: ByteBuffer) {
+        appendFrameHeader(&out, opcode: opcode, length: payload.readableBytes)
+        out.writeImmutableBuffer(payload)
+    }
+
+    static func appendFrameHeader(_ out: inout ByteBuffer, opcode: WebSocketOpcode, length: Int) {
         out.writeInteger(UInt8(0x80) | UInt8(webSocketOpcode: opcode))
-        let length = payload.readableBytes
         if length < 126 {
             out.writeInteger(UInt8(length))
         } else if length <= Int(UInt16.max) {
@@ -79,7 +90,6 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
             out.writeInteger(UInt8(127))
             out.writeInteger(UInt64(length))
         }
-        out.writeImmutableBuffer(payload)
     }
 
     private func controlFrame(context: ChannelHandlerContext, _ opcode: WebSocketOpcode, _ payload: ByteBuffer) -> ByteBuffer {
@@ -92,8 +102,29 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
         let frame = unwrapInboundIn(data)
         switch frame.opcode {
         case .text, .binary:
-            // The decoder and the aggregator already refuse anything longer.
-            context.fireChannelRead(wrapInboundOut(frame.unmaskedData))
+            guard fragments == nil else { return protocolError(context: context) }
+            if frame.fin {
+                // The decoder already refuses a frame longer than the limit.
+                context.fireChannelRead(wrapInboundOut(frame.unmaskedData))
+            } else {
+                fragments = frame.unmaskedData
+                fragmentCount = 1
+            }
+        case .continuation:
+            guard var message = fragments else { return protocolError(context: context) }
+            fragments = nil  // the buffer is uniquely held while it grows
+            var data = frame.unmaskedData
+            guard message.readableBytes + data.readableBytes <= messageLimit else {
+                return errorCaught(context: context, error: NIOWebSocketError.invalidFrameLength)
+            }
+            fragmentCount += 1
+            guard frame.fin || fragmentCount < Self.fragmentLimit else { return protocolError(context: context) }
+            message.writeBuffer(&data)
+            if frame.fin {
+                context.fireChannelRead(wrapInboundOut(message))
+            } else {
+                fragments = message
+            }
         case .ping:
             guard !closeSent else { return }
             writeFrames(context: context, controlFrame(context: context, .pong, frame.unmaskedData), promise: nil)
@@ -109,20 +140,33 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        var buffer = unwrapOutboundIn(data)
+        let buffer = unwrapOutboundIn(data)
         guard !closeSent else {
             promise?.fail(ChannelError.ioOnClosedChannel)
             return
         }
         // Daemon messages are single-line JSON ending in "\n": one frame per line,
-        // each header at most 10 bytes where the newline took 1.
+        // each header at most 10 bytes where the newline took 1. The lines are
+        // copied straight from the staged bytes (no slice per line to retain and
+        // release: this runs once per session per keyboard change).
         var out = context.channel.allocator.buffer(capacity: buffer.readableBytes + 64)
-        while let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
-            Self.appendFrame(&out, opcode: .text, payload: buffer.readSlice(length: newline - buffer.readerIndex)!)
-            buffer.moveReaderIndex(forwardBy: 1)
+        buffer.withUnsafeReadableBytes { bytes in
+            var rest = bytes[...]
+            while !rest.isEmpty {
+                let end = rest.firstIndex(of: UInt8(ascii: "\n")) ?? rest.endIndex
+                Self.appendFrameHeader(&out, opcode: .text, length: end - rest.startIndex)
+                out.writeBytes(UnsafeRawBufferPointer(rebasing: rest[..<end]))
+                rest = rest[min(end + 1, rest.endIndex)...]
+            }
         }
-        if buffer.readableBytes > 0 { Self.appendFrame(&out, opcode: .text, payload: buffer) }
         writeFrames(context: context, out, promise: promise)
+    }
+
+    /// Protocol rules broken (a continuation with no message begun, a new message
+    /// inside a fragmented one, too many fragments): as any frame error.
+    private func protocolError(context: ChannelHandlerContext) {
+        fragments = nil
+        errorCaught(context: context, error: NIOWebSocketError.fragmentedControlFrame)
     }
 
     /// The session closes (a `bye`, a too-slow client, shutdown): say so in a close
@@ -138,7 +182,7 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         switch error {
-        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+        case NIOWebSocketError.invalidFrameLength:
             // The socket's rule for an over-long line: say why, then close this session only.
             logger.notice("WebSocket client sent an over-long message; closing")
             let line = DaemonMessage.error(

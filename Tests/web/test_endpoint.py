@@ -4,7 +4,10 @@ import http.client
 import http.server
 import json
 import os
+import base64
 import re
+import socket
+import struct
 import threading
 import unittest
 
@@ -188,6 +191,68 @@ class Endpoint(unittest.TestCase):
             shown = next(m for m in replies if m["type"] == "keyboard")
             self.assertEqual(shown["end"], {"x": 0, "y": 508, "width": 390, "height": 336})
             page.close()
+        finally:
+            self.assertEqual(daemon.stop(), 0)
+
+    def raw_websocket(self, daemon):
+        """A WebSocket client in bytes (RFC 6455), for frames no browser sends."""
+        sock = socket.create_connection(("127.0.0.1", daemon.port), timeout=5)
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall((
+            f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{daemon.port}\r\nOrigin: {daemon.url}\r\n"
+            f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += sock.recv(1)
+        self.assertTrue(head.startswith(b"HTTP/1.1 101"), head)
+        return sock
+
+    @staticmethod
+    def send_frame(sock, fin, opcode, payload):
+        mask = os.urandom(4)
+        assert len(payload) < 126
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        sock.sendall(bytes([(0x80 if fin else 0) | opcode, 0x80 | len(payload)]) + mask + masked)
+
+    @staticmethod
+    def read_frame(sock):
+        def exactly(n):
+            data = b""
+            while len(data) < n:
+                chunk = sock.recv(n - len(data))
+                if not chunk:
+                    raise EOFError("the daemon closed the connection")
+                data += chunk
+            return data
+        first, second = exactly(2)
+        length = second & 0x7F
+        if length == 126:
+            length = struct.unpack(">H", exactly(2))[0]
+        elif length == 127:
+            length = struct.unpack(">Q", exactly(8))[0]
+        return first & 0x0F, exactly(length)
+
+    def test_a_fragmented_message_is_one_message(self):
+        daemon = Daemon(free_port())
+        try:
+            sock = self.raw_websocket(daemon)
+            # hello in three fragments, a ping between them (RFC 6455 5.4, 5.5).
+            self.send_frame(sock, False, 0x1, b'{"type":"hello",')
+            self.send_frame(sock, False, 0x0, b'"version":1,')
+            self.send_frame(sock, True, 0x9, b"between")
+            self.send_frame(sock, True, 0x0, b'"client":"fragments"}')
+            self.assertEqual(self.read_frame(sock), (0xA, b"between"))
+            opcode, payload = self.read_frame(sock)
+            self.assertEqual(opcode, 0x1)
+            self.assertEqual(json.loads(payload)["type"], "welcome")
+            # A continuation with no message begun: close with 1002 (protocol error).
+            self.send_frame(sock, True, 0x0, b"stray")
+            opcode, payload = self.read_frame(sock)
+            while opcode == 0x1:  # any state the daemon sent after its welcome
+                opcode, payload = self.read_frame(sock)
+            self.assertEqual((opcode, struct.unpack(">H", payload[:2])[0]), (0x8, 1002))
+            sock.close()
         finally:
             self.assertEqual(daemon.stop(), 0)
 
