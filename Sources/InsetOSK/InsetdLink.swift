@@ -12,27 +12,7 @@ final class InsetdLink {
 
     /// Connects (a Unix stream socket connects at once or fails) and sends the hello.
     init(path: String, client: String) throws(OSKError) {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw OSKError("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(fd)
-            throw OSKError("socket path \(path) is too long")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: bytes)
-            buffer[bytes.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard result == 0 else {
-            let error = errno
-            close(fd)
-            throw OSKError("connect \(path): \(String(cString: strerror(error)))", absent: error == ENOENT || error == ECONNREFUSED)
-        }
+        fd = try connectUnixSocket(path)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         send(.hello(versions: supportedProtocolVersions, client: client))
         send(.subscribe(topics: [.policy]))

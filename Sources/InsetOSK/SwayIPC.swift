@@ -47,23 +47,10 @@ public struct SwayIPC: Sendable {
 
     /// Sends one IPC message (`i3-ipc`, length, type, no payload) and decodes the JSON reply.
     private func query(type: UInt32) throws -> Any {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw OSKError("sway: socket: \(String(cString: strerror(errno)))") }
+        let fd = try connectUnixSocket(socketPath, prefix: "sway: ")
         defer { close(fd) }
         var timeout = timeval(tv_sec: 1, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let path = Array(socketPath.utf8)
-        guard path.count < MemoryLayout.size(ofValue: address.sun_path) else { throw OSKError("sway: socket path too long") }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: path)
-            buffer[path.count] = 0
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else { throw OSKError("sway: connect \(socketPath): \(String(cString: strerror(errno)))") }
         var header = Array("i3-ipc".utf8)
         withUnsafeBytes(of: UInt32(0)) { header += $0 }
         withUnsafeBytes(of: type) { header += $0 }
