@@ -7,6 +7,12 @@ enum Output {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// One line of JSON, keys sorted, for scripts (`--json`).
+    static func jsonLine(_ value: Any) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
     static func rect(_ value: Any?) -> String {
         guard let r = value as? [String: Any] else { return "-" }
         return "\(n(r["x"])),\(n(r["y"])) \(n(r["width"]))x\(n(r["height"]))"

@@ -49,10 +49,4 @@ extension Output {
         }
         return lines.joined(separator: "\n")
     }
-
-    /// One line of JSON, keys sorted, for scripts (`--json`).
-    static func jsonLine(_ value: Any) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
-    }
 }
