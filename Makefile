@@ -46,8 +46,9 @@ INSTALL ?= install
 # Installed beside the README into DOCDIR (the units' Documentation= points there).
 DOCS = docs/PROTOCOL.md docs/DAEMON.md docs/OSK.md docs/WEB.md docs/HIL-USERS.md
 PROGRAMS = insetd insetctl insetd-osk insetd-testbed
-# Generated from each binary's own argument definitions (`make man completions`).
-MANPAGES = man/insetd.8 man/insetctl.1 man/insetd-osk.1 man/insetd-testbed.1
+# Installed into MANDIR/manN by their suffix; all but insetd.yaml.5 are generated
+# from each binary's own argument definitions (`make man completions`).
+MANPAGES = man/insetd.8 man/insetctl.1 man/insetd-osk.1 man/insetd-testbed.1 man/insetd.yaml.5
 
 .PHONY: all build install uninstall man completions check-install clean
 
@@ -85,18 +86,10 @@ install: $(addprefix $(RELEASE)/,$(PROGRAMS))
 	$(INSTALL) -d $(DESTDIR)$(SYSCONFDIR)/insetd
 	[ -e $(DESTDIR)$(SYSCONFDIR)/insetd/insetd.yaml ] || \
 	    $(INSTALL) -m 0644 config/insetd.yaml $(DESTDIR)$(SYSCONFDIR)/insetd/insetd.yaml
-	$(INSTALL) -D -m 0644 man/insetd.8 $(DESTDIR)$(MANDIR)/man8/insetd.8
-	$(INSTALL) -D -m 0644 man/insetctl.1 $(DESTDIR)$(MANDIR)/man1/insetctl.1
-	$(INSTALL) -D -m 0644 man/insetd-osk.1 $(DESTDIR)$(MANDIR)/man1/insetd-osk.1
-	$(INSTALL) -D -m 0644 man/insetd-testbed.1 $(DESTDIR)$(MANDIR)/man1/insetd-testbed.1
-	$(INSTALL) -D -m 0644 man/insetd.yaml.5 $(DESTDIR)$(MANDIR)/man5/insetd.yaml.5
-	$(INSTALL) -D -m 0644 completions/insetctl.bash $(DESTDIR)$(BASHCOMPDIR)/insetctl
-	$(INSTALL) -D -m 0644 completions/insetd.bash $(DESTDIR)$(BASHCOMPDIR)/insetd
-	$(INSTALL) -D -m 0644 completions/_insetctl $(DESTDIR)$(ZSHCOMPDIR)/_insetctl
-	$(INSTALL) -D -m 0644 completions/_insetd $(DESTDIR)$(ZSHCOMPDIR)/_insetd
-	$(INSTALL) -D -m 0644 completions/insetctl.fish $(DESTDIR)$(FISHCOMPDIR)/insetctl.fish
-	$(INSTALL) -D -m 0644 completions/insetd.fish $(DESTDIR)$(FISHCOMPDIR)/insetd.fish
-	for p in insetd-osk insetd-testbed; do \
+	for page in $(MANPAGES); do \
+	    $(INSTALL) -D -m 0644 $$page $(DESTDIR)$(MANDIR)/man$${page##*.}/$${page#man/} || exit 1; \
+	done
+	for p in $(PROGRAMS); do \
 	    $(INSTALL) -D -m 0644 completions/$$p.bash $(DESTDIR)$(BASHCOMPDIR)/$$p && \
 	    $(INSTALL) -D -m 0644 completions/_$$p $(DESTDIR)$(ZSHCOMPDIR)/_$$p && \
 	    $(INSTALL) -D -m 0644 completions/$$p.fish $(DESTDIR)$(FISHCOMPDIR)/$$p.fish || exit 1; \
@@ -110,20 +103,16 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGRAMS))
 	rm -f $(DESTDIR)$(UNITDIR)/insetd.service $(DESTDIR)$(UNITDIR)/insetd.socket
 	rm -f $(DESTDIR)$(USERUNITDIR)/insetd-osk.service
-	rm -f $(DESTDIR)$(MANDIR)/man1/insetd-osk.1 $(DESTDIR)$(MANDIR)/man1/insetd-testbed.1
-	for p in insetd-osk insetd-testbed; do \
+	for page in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man$${page##*.}/$${page#man/}; done
+	for p in $(PROGRAMS); do \
 	    rm -f $(DESTDIR)$(BASHCOMPDIR)/$$p $(DESTDIR)$(ZSHCOMPDIR)/_$$p $(DESTDIR)$(FISHCOMPDIR)/$$p.fish; \
 	done
 	rm -f $(DESTDIR)$(SYSUSERSDIR)/insetd.conf
-	rm -f $(DESTDIR)$(MANDIR)/man8/insetd.8 $(DESTDIR)$(MANDIR)/man1/insetctl.1 $(DESTDIR)$(MANDIR)/man5/insetd.yaml.5
-	rm -f $(DESTDIR)$(BASHCOMPDIR)/insetctl $(DESTDIR)$(BASHCOMPDIR)/insetd
-	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_insetctl $(DESTDIR)$(ZSHCOMPDIR)/_insetd
-	rm -f $(DESTDIR)$(FISHCOMPDIR)/insetctl.fish $(DESTDIR)$(FISHCOMPDIR)/insetd.fish
 	rm -f $(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(DOCDIR)/LICENSE $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
 	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 	@echo "uninstalled; $(SYSCONFDIR)/insetd/insetd.yaml is kept"
 
-# Regenerates the committed man pages insetd.8 and insetctl.1 and the completions
+# Regenerates the committed man pages (all but insetd.yaml.5) and the completions
 # from the binaries' own argument definitions (swift-argument-parser's
 # generate-manual plugin and --generate-completion-script); insetd.yaml.5 is
 # written by hand. Run after changing an option or subcommand.
