@@ -11,6 +11,9 @@ import NIOCore
 package final class ClientConnection: Sendable {
     package let id: ClientID
     package let peer: PeerCredentials
+    /// How this connection's messages go on the wire: everything staged and
+    /// queued here is framed already.
+    let framing: SessionFraming
     let channel: any Channel
     private let logger: Logger
     // Touched only on `channel.eventLoop`.
@@ -25,11 +28,12 @@ package final class ClientConnection: Sendable {
     private let pendingFlushes: PendingFlushes
 
     init(
-        id: ClientID, peer: PeerCredentials, channel: any Channel, capacity: Int, pendingFlushes: PendingFlushes,
-        logger: Logger
+        id: ClientID, peer: PeerCredentials, framing: SessionFraming = .lines, channel: any Channel, capacity: Int,
+        pendingFlushes: PendingFlushes, logger: Logger
     ) {
         self.id = id
         self.peer = peer
+        self.framing = framing
         self.channel = channel
         self.pendingFlushes = pendingFlushes
         self.logger = logger
@@ -46,12 +50,13 @@ package final class ClientConnection: Sendable {
     /// Queues a message; an adjustment replaces an unsent one for the same view.
     package func send(_ message: DaemonMessage) {
         let view: String? = if case .adjustment(let view, _) = message { view } else { nil }
-        send(ByteBuffer(bytes: message.lineBytes()), coalescingView: view)
+        send(framing.wire(message.lineBytes()), coalescingView: view)
     }
 
-    /// Queues an already encoded message: a broadcast is encoded once, and its
-    /// buffer shared by every client, not copied per client.
-    package func send(encoded bytes: ByteBuffer) {
+    /// Queues a message encoded and framed for this connection already: a
+    /// broadcast is encoded once, framed once per framing (`SharedLine`), and
+    /// that buffer shared by every client, not copied per client.
+    package func send(framed bytes: ByteBuffer) {
         send(bytes, coalescingView: nil)
     }
 
@@ -67,7 +72,7 @@ package final class ClientConnection: Sendable {
     /// Sends a last message, then closes the connection. The close never waits
     /// on the peer for long: a client that does not read gets 250 ms.
     package func close(after message: DaemonMessage? = nil) {
-        let bytes = message.map { ByteBuffer(bytes: $0.lineBytes()) }
+        let bytes = message.map { framing.wire($0.lineBytes()) }
         channel.eventLoop.execute {
             guard !self.closing.value else { return }
             self.closing.value = true

@@ -76,19 +76,25 @@ extension InsetServer: ClientOutbox {
     }
 
     package func send(line: [UInt8], to client: ClientID) {
-        registry.connection(client)?.send(encoded: ByteBuffer(bytes: line))
+        guard let connection = registry.connection(client) else { return }
+        connection.send(framed: connection.framing.wire(line))
     }
 
     package func broadcast(_ line: [UInt8], replacing special: [ClientID: [UInt8]]) {
-        // Encoded once: every client's queue shares the buffer.
-        let shared = ByteBuffer(bytes: line)
-        let specials = special.mapValues { ByteBuffer(bytes: $0) }
-        for connection in registry.joined() { connection.send(encoded: specials[connection.id] ?? shared) }
+        // Encoded once, framed once per framing: every client's queue shares the buffer.
+        var shared = SharedLine(line)
+        for connection in registry.joined() {
+            if let own = special[connection.id] {
+                connection.send(framed: connection.framing.wire(own))
+            } else {
+                connection.send(framed: shared.wire(for: connection.framing))
+            }
+        }
     }
 
     package func publish(_ line: [UInt8], to topic: Topic) {
-        let shared = ByteBuffer(bytes: line)
-        for connection in registry.joined(subscribedTo: topic) { connection.send(encoded: shared) }
+        var shared = SharedLine(line)
+        for connection in registry.joined(subscribedTo: topic) { connection.send(framed: shared.wire(for: connection.framing)) }
     }
 
     package func subscribe(_ client: ClientID, to topics: [Topic]) {

@@ -154,7 +154,7 @@ package final class InsetServer: Service, Sendable {
     ) throws {
         if let refusal = admission.admit(uid: peer.uid) {
             refusals.refused(refusal.rawValue, metadata: ["peer": "\(peer)"])
-            return try channel.pipeline.syncOperations.addHandler(RefusingHandler(reason: "too-many-connections"))
+            return try channel.pipeline.syncOperations.addHandler(RefusingHandler(reason: "too-many-connections", framing: framing))
         }
         channel.closeFuture.whenComplete { [admission] _ in admission.release(uid: peer.uid) }
         let id = ClientID(nextClient.withLockedValue { value in
@@ -169,7 +169,7 @@ package final class InsetServer: Service, Sendable {
             return batch
         }
         let connection = ClientConnection(
-            id: id, peer: peer, channel: channel, capacity: configuration.outboundCapacity, pendingFlushes: flushes,
+            id: id, peer: peer, framing: framing, channel: channel, capacity: configuration.outboundCapacity, pendingFlushes: flushes,
             logger: logger)
         registry.add(connection)
         channel.closeFuture.whenComplete { [registry] _ in registry.remove(id) }

@@ -91,22 +91,19 @@ package final class InsetWebSocketServer: Service, Sendable {
         let limit = configuration.messageLimit
         let control = configuration.control
         let logger = logger
-        let upgrader = NIOWebSocketServerUpgrader(
-            maxFrameSize: limit, automaticErrorHandling: false,
+        let upgrader = WebSocketSessionUpgrader(
+            maxFrameSize: limit,
             shouldUpgrade: { channel, head in
                 let allowed = policy.allows(origin: head.headers["origin"].first, hostHeader: head.headers["host"].first)
                 return channel.eventLoop.makeSucceededFuture(allowed ? HTTPHeaders() : nil)
             },
-            upgradePipelineHandler: { [server] channel, _ in
-                channel.eventLoop.makeCompletedFuture {
-                    let pipeline = channel.pipeline.syncOperations
-                    // No NIOWebSocketFrameAggregator: browsers send a message this
-                    // short as one frame, and the codec joins the rare fragmented one,
-                    // so no session carries one more handler for it.
-                    try pipeline.addHandler(WebSocketSessionCodec(messageLimit: limit, logger: logger))
-                    try server.accept(
-                        channel, peer: .webSocket, framing: .messages, authorization: .webSocket(control: control))
-                }
+            makeSession: { [server] channel in
+                // No NIOWebSocketFrameAggregator: browsers send a message this
+                // short as one frame, and the codec joins the rare fragmented one,
+                // so no session carries one more handler for it.
+                try channel.pipeline.syncOperations.addHandler(WebSocketSessionCodec(messageLimit: limit, logger: logger))
+                try server.accept(
+                    channel, peer: .webSocket, framing: .messages, authorization: .webSocket(control: control))
             })
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
             withServerUpgrade: (

@@ -80,8 +80,12 @@ enum DescriptorLimit {
 final class RefusingHandler: ChannelInboundHandler, Sendable {
     typealias InboundIn = ByteBuffer
     let reason: String
+    let framing: SessionFraming
 
-    init(reason: String) { self.reason = reason }
+    init(reason: String, framing: SessionFraming = .lines) {
+        self.reason = reason
+        self.framing = framing
+    }
 
     func handlerAdded(context: ChannelHandlerContext) {
         if context.channel.isActive { refuse(context) }
@@ -94,7 +98,7 @@ final class RefusingHandler: ChannelInboundHandler, Sendable {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
 
     private func refuse(_ context: ChannelHandlerContext) {
-        let bye = context.channel.allocator.buffer(bytes: DaemonMessage.bye(reason: reason).lineBytes())
+        let bye = framing.wire(DaemonMessage.bye(reason: reason).lineBytes())
         let channel = context.channel
         context.writeAndFlush(NIOAny(bye)).whenComplete { _ in channel.close(promise: nil) }
     }

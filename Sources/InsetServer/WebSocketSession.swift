@@ -3,13 +3,6 @@ import Logging
 import NIOCore
 import NIOWebSocket
 
-/// How a session's bytes become messages: the Unix socket's byte stream is cut
-/// into lines; a WebSocket delivers one message per frame already.
-enum SessionFraming: Sendable {
-    case lines
-    case messages
-}
-
 extension PeerCredentials {
     /// A WebSocket peer: there are no credentials to ask for, so nobody (uid and
     /// gid are an impossible value, as for a socket whose credentials failed).
@@ -27,18 +20,15 @@ extension Authorization {
 
 /// Sits between a WebSocket's frames and the server's own `SessionHandler`, so a
 /// WebSocket session is a server session with another framing, not a second
-/// implementation: each text frame in is one message; each line the session
-/// writes (`ClientConnection` may stage several in one buffer) goes out as one
-/// text frame. Answers pings and the close handshake itself, joins a
-/// fragmented message (RFC 6455 5.4) itself rather than through one more
-/// handler per session, and turns frame errors into the socket's errors
-/// (`line-too-long` for an oversized message).
+/// implementation: each text frame in is one message. Answers pings and the
+/// close handshake itself, joins a fragmented message (RFC 6455 5.4) itself
+/// rather than through one more handler per session, and turns frame errors
+/// into the socket's errors (`line-too-long` for an oversized message).
 ///
-/// Outbound frames are encoded here, all the frames of one write into one
-/// buffer (one iovec per client per loop task, as on the socket), and written
-/// below NIO's `WebSocketFrameEncoder`: the upgrader installs that encoder, and
-/// it would write every frame as a header buffer and a payload buffer, four
-/// writes per client for a keyboard change instead of one.
+/// What the session writes is framed already (`SessionFraming.messages`: a
+/// broadcast is framed once for all WebSocket sessions), so it passes through
+/// as it is; there is no frame encoder in a session's pipeline
+/// (`WebSocketSessionUpgrader`).
 final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = ByteBuffer
@@ -53,48 +43,19 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
     private var fragmentCount = 0
     /// As NIO's frame aggregator: a message may be cut into at most this many frames.
     static let fragmentLimit = 256
-    /// The frame encoder's context: writing through it skips the encoder.
-    private var below: ChannelHandlerContext?
 
     init(messageLimit: Int, logger: Logger) {
         self.messageLimit = messageLimit
         self.logger = logger
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        below = try? context.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        below = nil
-    }
-
     private func writeFrames(context: ChannelHandlerContext, _ bytes: ByteBuffer, promise: EventLoopPromise<Void>?) {
-        (below ?? context).write(wrapOutboundOut(bytes), promise: promise)
-    }
-
-    /// An unmasked, unfragmented server frame (RFC 6455 5.2).
-    static func appendFrame(_ out: inout ByteBuffer, opcode: WebSocketOpcode, payload: ByteBuffer) {
-        appendFrameHeader(&out, opcode: opcode, length: payload.readableBytes)
-        out.writeImmutableBuffer(payload)
-    }
-
-    static func appendFrameHeader(_ out: inout ByteBuffer, opcode: WebSocketOpcode, length: Int) {
-        out.writeInteger(UInt8(0x80) | UInt8(webSocketOpcode: opcode))
-        if length < 126 {
-            out.writeInteger(UInt8(length))
-        } else if length <= Int(UInt16.max) {
-            out.writeInteger(UInt8(126))
-            out.writeInteger(UInt16(length))
-        } else {
-            out.writeInteger(UInt8(127))
-            out.writeInteger(UInt64(length))
-        }
+        context.write(wrapOutboundOut(bytes), promise: promise)
     }
 
     private func controlFrame(context: ChannelHandlerContext, _ opcode: WebSocketOpcode, _ payload: ByteBuffer) -> ByteBuffer {
-        var out = context.channel.allocator.buffer(capacity: payload.readableBytes + 2)
-        Self.appendFrame(&out, opcode: opcode, payload: payload)
+        var out = context.channel.allocator.buffer(capacity: payload.readableBytes + WebSocketFrameWriter.maximumHeaderLength)
+        WebSocketFrameWriter.append(&out, opcode: opcode, payload: payload)
         return out
     }
 
@@ -140,26 +101,11 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        let buffer = unwrapOutboundIn(data)
         guard !closeSent else {
             promise?.fail(ChannelError.ioOnClosedChannel)
             return
         }
-        // Daemon messages are single-line JSON ending in "\n": one frame per line,
-        // each header at most 10 bytes where the newline took 1. The lines are
-        // copied straight from the staged bytes (no slice per line to retain and
-        // release: this runs once per session per keyboard change).
-        var out = context.channel.allocator.buffer(capacity: buffer.readableBytes + 64)
-        buffer.withUnsafeReadableBytes { bytes in
-            var rest = bytes[...]
-            while !rest.isEmpty {
-                let end = rest.firstIndex(of: UInt8(ascii: "\n")) ?? rest.endIndex
-                Self.appendFrameHeader(&out, opcode: .text, length: end - rest.startIndex)
-                out.writeBytes(UnsafeRawBufferPointer(rebasing: rest[..<end]))
-                rest = rest[min(end + 1, rest.endIndex)...]
-            }
-        }
-        writeFrames(context: context, out, promise: promise)
+        writeFrames(context: context, unwrapOutboundIn(data), promise: promise)
     }
 
     /// Protocol rules broken (a continuation with no message begun, a new message
@@ -188,9 +134,7 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
             let line = DaemonMessage.error(
                 ProtocolError(.lineTooLong, "a message is longer than \(messageLimit) bytes; closing")
             ).lineBytes()
-            var text = context.channel.allocator.buffer(capacity: line.count)
-            text.writeBytes(line.dropLast())
-            writeFrames(context: context, controlFrame(context: context, .text, text), promise: nil)
+            writeFrames(context: context, SessionFraming.messages.wire(line), promise: nil)
             sendCloseAndClose(context: context, code: .messageTooLarge)
         default:
             logger.debug("WebSocket protocol error; closing", metadata: ["error": "\(error)"])

@@ -138,7 +138,7 @@ final class PerfRun {
         screen: {width: 390, height: 844}
         keyboard: {portrait-height: 336, accessory-bar-height: 44}
         filter: {window-ms: 0}
-        server: {outbound-queue: 256}
+        server: {outbound-queue: 256, max-connections: 8192, max-connections-per-user: 8192}
         websocket: {listen: "127.0.0.1:\(webSocketPort)"}
         """.write(toFile: config, atomically: true, encoding: .utf8)
         notify = try NotifyListener(directory: directory)

@@ -48,6 +48,19 @@ struct ProcessProbe {
         return result
     }
 
+    /// The process's CPU time so far, user and system apart (`/proc/PID/stat`,
+    /// all threads, ended ones included), nanoseconds. The kernel keeps these
+    /// in clock ticks, so they are as fine as the tick (10 ms at 100 Hz).
+    func cpuTimes() -> (user: UInt64, system: UInt64) {
+        guard let stat = read("/proc/\(pid)/stat"), let end = stat.lastIndex(of: ")") else { return (0, 0) }
+        // Fields after the command's closing parenthesis start at field 3 (state):
+        // utime is field 14, stime 15.
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 13, let user = UInt64(fields[11]), let system = UInt64(fields[12]) else { return (0, 0) }
+        let tick = UInt64(1_000_000_000) / UInt64(max(1, sysconf(Int32(_SC_CLK_TCK))))
+        return (user * tick, system * tick)
+    }
+
     /// Resident set size (`VmRSS`), KiB.
     var residentKibibytes: Int { Int(field(read("/proc/\(pid)/status") ?? "", "VmRSS")) }
 

@@ -142,6 +142,11 @@ final class ClientFleet {
         clients.append(client)
     }
 
+    /// Disconnects every client (closing a descriptor also takes it out of the epoll set).
+    func disconnectAll() {
+        clients.removeAll()
+    }
+
     /// Waits until every client has read a line containing `needle` (each one's
     /// lines up to it are consumed); returns the time the last one arrived.
     func waitUntilEveryClientReads(_ needle: String, timeout: Int32 = 10_000) throws -> UInt64 {

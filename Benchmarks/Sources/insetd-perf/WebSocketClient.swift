@@ -107,63 +107,6 @@ extension DaemonUnderTest {
     }
 }
 
-extension PerfRun {
-    /// P2 over the WebSocket, beside the socket: `total` more socket sessions,
-    /// then `total` WebSocket sessions, each with a view. What each kind costs
-    /// per session in resident memory and in daemon CPU per keyboard change, and
-    /// one keyboard change until every WebSocket session has its adjustment.
-    func measureWebSocketFanOut(daemon: DaemonUnderTest, socketClients: ClientFleet, total: Int, changes: Int) throws {
-        let start = daemon.probe.residentKibibytes
-        let sockets = ClientFleet()
-        while sockets.count < total { sockets.add(try daemon.connect(view: true)) }
-        pause(nanoseconds: 200_000_000)
-        let afterSockets = daemon.probe.residentKibibytes
-        let socketSessions = socketClients.count + sockets.count
-        let (_, socketCPU) = try timeChanges(daemon, timing: sockets, draining: [socketClients], count: changes)
-        let perSocketCPU = socketCPU / UInt64(socketSessions)
-
-        let pages = ClientFleet()
-        while pages.count < total { pages.add(try daemon.connectWebSocket(port: webSocketPort, view: true)) }
-        pause(nanoseconds: 200_000_000)
-        let afterPages = daemon.probe.residentKibibytes
-        let perSocket = max(0, afterSockets - start) * 1024 / total
-        let perPage = max(0, afterPages - afterSockets) * 1024 / total
-        report.add(
-            "P2ws", "RSS per session: \(total) socket sessions added → \(total) WebSocket sessions added",
-            "\(perSocket) B → \(perPage) B", target: "WebSocket ≤ socket + 4 KiB", met: perPage <= perSocket + 4096)
-
-        let (samples, allCPU) = try timeChanges(daemon, timing: pages, draining: [socketClients, sockets], count: changes)
-        let perPageCPU = (allCPU - min(allCPU, perSocketCPU * UInt64(socketSessions))) / UInt64(pages.count)
-        report.add(
-            "P2ws", "one keyboard change → all \(total) WebSocket sessions have their adjustment (with \(socketSessions) socket sessions), p50 / p99",
-            "\(milliseconds(samples.p50)) / \(milliseconds(samples.p99))", target: "p99 ≤ 20 ms",
-            met: samples.p99 <= 20_000_000)
-        report.add(
-            "P2ws", "insetd CPU per change per session: socket (\(socketSessions) sessions) → WebSocket (\(total) more)",
-            "\(perSocketCPU / 1000) µs → \(perPageCPU / 1000) µs (\(ratio(perPageCPU, perSocketCPU)))")
-    }
-
-    /// Hotkey toggles until every client of `timing` has its adjustment; the
-    /// `draining` fleets are read and dropped between changes. Returns the
-    /// samples and the daemon's CPU time per change.
-    private func timeChanges(_ daemon: DaemonUnderTest, timing: ClientFleet, draining: [ClientFleet], count: Int) throws
-        -> (Samples, UInt64)
-    {
-        _ = try timing.discardAll()
-        for fleet in draining { _ = try fleet.discardAll() }
-        let before = daemon.probe.counters()
-        var samples = Samples()
-        for _ in 0..<count {
-            let started = pressHotkey(on: keyboard)
-            samples.append(try timing.waitUntilEveryClientReads(#""type":"adjustment""#) - started)
-            releaseHotkey(on: keyboard)
-            pause(nanoseconds: 5_000_000)
-            for fleet in draining { _ = try fleet.discardAll() }
-        }
-        return (samples, daemon.probe.counters().since(before).cpuNanoseconds / UInt64(count))
-    }
-}
-
 /// A loopback TCP port nothing listens on right now (bound to port 0, then released).
 func freeLoopbackPort() -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

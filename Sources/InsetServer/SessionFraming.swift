@@ -1,0 +1,95 @@
+import NIOCore
+import NIOWebSocket
+
+/// How a session's messages travel: the Unix socket's byte stream carries one
+/// message per line; a WebSocket carries one message per text frame.
+///
+/// The one place where a daemon message (an encoded line, ending in a newline)
+/// becomes what a session's channel sends, so a connection stages and queues
+/// bytes that are ready to go: a broadcast is framed once per framing and
+/// shared by every session of that framing, and nothing below the session
+/// copies or re-frames per client.
+enum SessionFraming: Sendable {
+    case lines
+    case messages
+
+    /// `line` as this framing sends it.
+    func wire(_ line: ByteBuffer) -> ByteBuffer {
+        switch self {
+        case .lines:
+            return line
+        case .messages:
+            var payload = line
+            if payload.readableBytesView.last == UInt8(ascii: "\n") { payload.moveWriterIndex(to: payload.writerIndex - 1) }
+            var frame = ByteBuffer()
+            frame.reserveCapacity(payload.readableBytes + WebSocketFrameWriter.maximumHeaderLength)
+            WebSocketFrameWriter.append(&frame, opcode: .text, payload: payload)
+            return frame
+        }
+    }
+
+    /// An encoded line (`DaemonMessage.lineBytes()`) as this framing sends it,
+    /// written once into one buffer.
+    func wire(_ line: [UInt8]) -> ByteBuffer {
+        switch self {
+        case .lines:
+            return ByteBuffer(bytes: line)
+        case .messages:
+            let payload = line.last == UInt8(ascii: "\n") ? line.dropLast() : line[...]
+            var frame = ByteBuffer()
+            frame.reserveCapacity(payload.count + WebSocketFrameWriter.maximumHeaderLength)
+            WebSocketFrameWriter.appendHeader(&frame, opcode: .text, length: payload.count)
+            frame.writeBytes(payload)
+            return frame
+        }
+    }
+}
+
+/// One encoded line sent to many sessions (a broadcast, a topic's message):
+/// framed at most once per framing, and that buffer shared by every session
+/// of the framing.
+struct SharedLine {
+    private let line: ByteBuffer
+    private var frame: ByteBuffer?
+
+    init(_ line: [UInt8]) {
+        self.line = ByteBuffer(bytes: line)
+    }
+
+    mutating func wire(for framing: SessionFraming) -> ByteBuffer {
+        switch framing {
+        case .lines:
+            return line
+        case .messages:
+            if let frame { return frame }
+            let framed = framing.wire(line)
+            frame = framed
+            return framed
+        }
+    }
+}
+
+/// Writes server frames (RFC 6455 5.2): unmasked, unfragmented. Text frames
+/// for daemon messages, and the codec's control frames (pong, close).
+enum WebSocketFrameWriter {
+    /// A header is at most 10 bytes: 2, plus 8 for a 64-bit length.
+    static let maximumHeaderLength = 10
+
+    static func append(_ out: inout ByteBuffer, opcode: WebSocketOpcode, payload: ByteBuffer) {
+        appendHeader(&out, opcode: opcode, length: payload.readableBytes)
+        out.writeImmutableBuffer(payload)
+    }
+
+    static func appendHeader(_ out: inout ByteBuffer, opcode: WebSocketOpcode, length: Int) {
+        out.writeInteger(UInt8(0x80) | UInt8(webSocketOpcode: opcode))
+        if length < 126 {
+            out.writeInteger(UInt8(length))
+        } else if length <= Int(UInt16.max) {
+            out.writeInteger(UInt8(126))
+            out.writeInteger(UInt16(length))
+        } else {
+            out.writeInteger(UInt8(127))
+            out.writeInteger(UInt64(length))
+        }
+    }
+}
