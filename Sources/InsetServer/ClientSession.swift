@@ -25,7 +25,6 @@ final class ClientSession: @unchecked Sendable {
     private let logger: Logger
     private let refusals: RefusalLog
     private let registry: ClientRegistry
-    private let framing: SessionFraming
     private var handshakeDeadline: Scheduled<Void>?
     private var version: Int?
     /// The transport error that ended the session, if one did.
@@ -33,12 +32,10 @@ final class ClientSession: @unchecked Sendable {
 
     init(
         connection: ClientConnection, authorization: Authorization, registry: ClientRegistry,
-        events: AsyncStream<ServerEvent>.Continuation, refusals: RefusalLog, logger: Logger,
-        framing: SessionFraming = .lines
+        events: AsyncStream<ServerEvent>.Continuation, refusals: RefusalLog, logger: Logger
     ) {
         self.connection = connection
         self.authorization = authorization
-        self.framing = framing
         self.registry = registry
         self.events = events
         self.refusals = refusals
@@ -125,7 +122,7 @@ final class ClientSession: @unchecked Sendable {
                 refusals.refused("control command not authorized", metadata: ["client": "\(connection.id)", "peer": "\(connection.peer)"])
                 connection.send(.error(ProtocolError(
                     .notAuthorized,
-                    framing == .messages
+                    connection.framing == .messages
                         ? "control commands are refused over the WebSocket unless websocket.control is true"
                         : "control commands need root or a configured user or group (\(connection.peer))",
                     id: request.id)))

@@ -63,6 +63,9 @@ package final class InsetServer: Service, Sendable {
     private let admission: ConnectionAdmission
     private let refusals: RefusalLog
 
+    /// The longest message a client may send, on any transport.
+    package var lineLimit: Int { configuration.lineLimit }
+
     package init(configuration: Configuration, logger: Logger = Logger(label: "insetd.server")) {
         self.configuration = configuration
         self.logger = logger
@@ -147,7 +150,9 @@ package final class InsetServer: Service, Sendable {
 
     /// Makes `channel` a session of this server, within the connection limits.
     /// A transport other than the Unix socket (WebSocket) passes its framing
-    /// and its own authorization.
+    /// and its own authorization; the session's handler is the framing's
+    /// (`SessionHandler` for lines, `WebSocketSessionHandler` after NIO's frame
+    /// decoder for messages).
     func accept(
         _ channel: any Channel, peer: PeerCredentials, framing: SessionFraming = .lines,
         authorization: Authorization? = nil
@@ -175,11 +180,17 @@ package final class InsetServer: Service, Sendable {
         channel.closeFuture.whenComplete { [registry] _ in registry.remove(id) }
         let session = ClientSession(
             connection: connection, authorization: authorization ?? configuration.authorization, registry: registry,
-            events: continuation, refusals: refusals, logger: logger, framing: framing)
-        try channel.pipeline.syncOperations.addHandler(
-            SessionHandler(
-                session: session, lineLimit: configuration.lineLimit, handshakeTimeout: configuration.limits.handshakeTimeout,
-                framing: framing))
+            events: continuation, refusals: refusals, logger: logger)
+        let pipeline = channel.pipeline.syncOperations
+        let timeout = configuration.limits.handshakeTimeout
+        switch framing {
+        case .lines:
+            try pipeline.addHandler(SessionHandler(session: session, lineLimit: configuration.lineLimit, handshakeTimeout: timeout))
+        case .messages:
+            try pipeline.addHandler(
+                WebSocketSessionHandler(
+                    session: session, messageLimit: configuration.lineLimit, handshakeTimeout: timeout, logger: logger))
+        }
     }
 
     /// The peer's credentials and groups as of its `connect()`.

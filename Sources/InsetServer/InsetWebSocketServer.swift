@@ -24,20 +24,16 @@ package final class InsetWebSocketServer: Service, Sendable {
         package var origins: [String]
         /// Whether control commands are accepted over the WebSocket.
         package var control: Bool
-        /// Largest message (frame payload), as the socket's line limit.
-        package var messageLimit: Int
         package var eventLoopGroup: any EventLoopGroup
 
         package init(
             host: String, port: Int, origins: [String] = [], control: Bool = false,
-            messageLimit: Int = LineFramer.defaultLimit,
             eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
         ) {
             self.host = host
             self.port = port
             self.origins = origins
             self.control = control
-            self.messageLimit = messageLimit
             self.eventLoopGroup = eventLoopGroup
         }
     }
@@ -88,7 +84,9 @@ package final class InsetWebSocketServer: Service, Sendable {
     }
 
     private func configure(_ channel: any Channel, policy: WebSocketOriginPolicy) throws {
-        let limit = configuration.messageLimit
+        // The largest message is the socket's largest line (frame payloads and
+        // joined fragments alike).
+        let limit = server.lineLimit
         let control = configuration.control
         let logger = logger
         let upgrader = WebSocketSessionUpgrader(
@@ -99,9 +97,8 @@ package final class InsetWebSocketServer: Service, Sendable {
             },
             makeSession: { [server] channel in
                 // No NIOWebSocketFrameAggregator: browsers send a message this
-                // short as one frame, and the codec joins the rare fragmented one,
-                // so no session carries one more handler for it.
-                try channel.pipeline.syncOperations.addHandler(WebSocketSessionCodec(messageLimit: limit, logger: logger))
+                // short as one frame, and the session's handler joins the rare
+                // fragmented one, so no session carries one more handler for it.
                 try server.accept(
                     channel, peer: .webSocket, framing: .messages, authorization: .webSocket(control: control))
             })

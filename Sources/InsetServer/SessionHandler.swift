@@ -1,34 +1,30 @@
 import InsetProtocol
 import NIOCore
 
-/// A transport's end of a session: hands its `ClientSession` one message at a
-/// time and drains the connection's queue when the channel can take more. The
-/// Unix socket's bytes are cut into lines here; a WebSocket's codec below
-/// delivers one message per read already (`SessionFraming.messages`).
+/// The Unix socket's end of a session (`WebSocketSessionHandler` is a
+/// WebSocket's): cuts the byte stream into lines, hands its `ClientSession` one
+/// at a time, and drains the connection's queue when the channel can take more.
 final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
 
     private let session: ClientSession
     private let handshakeTimeout: Duration
-    private let framing: SessionFraming
     private var framer: LineFramer
 
-    init(session: ClientSession, lineLimit: Int, handshakeTimeout: Duration, framing: SessionFraming = .lines) {
+    init(session: ClientSession, lineLimit: Int, handshakeTimeout: Duration) {
         self.session = session
         self.handshakeTimeout = handshakeTimeout
-        self.framing = framing
         framer = LineFramer(limit: lineLimit)
     }
 
-    // Started here rather than in channelActive: a WebSocket session's channel
-    // is already active when the upgrade adds this handler.
+    // Started here rather than in channelActive: the server adds this handler
+    // once the peer's credentials are known, when the channel is active already.
     func handlerAdded(context: ChannelHandlerContext) {
         session.start(handshakeTimeout: handshakeTimeout, on: context.eventLoop)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
-        if framing == .messages { return session.receive(Array(buffer.readableBytesView)) }
         for output in framer.feed(buffer.readableBytesView) {
             switch output {
             case .line(let line):

@@ -57,9 +57,11 @@ struct ProcessProbe {
         // utime is field 14, stime 15.
         let fields = stat[stat.index(after: end)...].split(separator: " ")
         guard fields.count > 13, let user = UInt64(fields[11]), let system = UInt64(fields[12]) else { return (0, 0) }
-        let tick = UInt64(1_000_000_000) / UInt64(max(1, sysconf(Int32(_SC_CLK_TCK))))
-        return (user * tick, system * tick)
+        return (user * Self.tickNanoseconds, system * Self.tickNanoseconds)
     }
+
+    /// One clock tick (`_SC_CLK_TCK`), nanoseconds.
+    static let tickNanoseconds = UInt64(1_000_000_000) / UInt64(max(1, sysconf(Int32(_SC_CLK_TCK))))
 
     /// Resident set size (`VmRSS`), KiB.
     var residentKibibytes: Int { Int(field(read("/proc/\(pid)/status") ?? "", "VmRSS")) }

@@ -4,6 +4,8 @@ struct ChangeCost {
     var cpu: UInt64
     var user: UInt64
     var system: UInt64
+    /// The clock ticks the split rests on, over all changes (each is 10 ms at 100 Hz).
+    var ticks: UInt64 = 0
 
     /// Per session, for `sessions` sessions added between `earlier` and this.
     func perSession(since earlier: ChangeCost, sessions: Int) -> ChangeCost {
@@ -28,9 +30,14 @@ extension PerfRun {
     /// socket batches before and after bracket the WebSocket one. Also: one
     /// change until every WebSocket session has its adjustment.
     func measureWebSocketFanOut(daemon: DaemonUnderTest, socketClients: ClientFleet, total: Int, changes: Int) throws {
+        let baseDescriptors = daemon.probe.openDescriptors
+        // The first WebSocket session brings in code and buffers every later one
+        // shares (the HTTP upgrade, the listener's first accept): warmed up and
+        // gone before memory is counted.
+        let warmUp = try addFleet(1) { try daemon.connectWebSocket(port: webSocketPort, view: true) }
+        try disconnect(warmUp, from: daemon, leaving: baseDescriptors)
         let (_, base) = try timeChanges(daemon, timing: socketClients, draining: [], count: changes)
         let startRSS = daemon.probe.residentKibibytes
-        let baseDescriptors = daemon.probe.openDescriptors
 
         let sockets = try addFleet(total) { try daemon.connect(view: true) }
         let afterSockets = daemon.probe.residentKibibytes
@@ -61,6 +68,12 @@ extension PerfRun {
         report.add(
             "P2ws", "insetd CPU per change per session, \(total) sessions of one kind: socket → WebSocket → socket",
             "\(micro(socket.cpu)) → \(micro(page.cpu)) → \(micro(socketAgain.cpu)) (WebSocket / socket \(ratio(page.cpu, mean(socket.cpu, socketAgain.cpu))))")
+        // Below fifty ticks a phase the split is mostly sampling noise.
+        let ticks = min(withSockets.ticks, withPages.ticks, withSocketsAgain.ticks)
+        guard ticks >= 50 else {
+            report.add("P2ws", "user / system split", "not measured: \(ticks) clock ticks a phase, too few (more --changes or --clients)")
+            return
+        }
         report.add(
             "P2ws", "of which user time: socket → WebSocket → socket",
             "\(micro(socket.user)) → \(micro(page.user)) → \(micro(socketAgain.user)) (\(ratio(page.user, mean(socket.user, socketAgain.user))))")
@@ -118,7 +131,8 @@ extension PerfRun {
             samples,
             ChangeCost(
                 cpu: daemon.probe.counters().since(before).cpuNanoseconds / changes,
-                user: (user - userBefore) / changes, system: (system - systemBefore) / changes)
+                user: (user - userBefore) / changes, system: (system - systemBefore) / changes,
+                ticks: (user + system - userBefore - systemBefore) / ProcessProbe.tickNanoseconds)
         )
     }
 }

@@ -18,23 +18,26 @@ extension Authorization {
     }
 }
 
-/// Sits between a WebSocket's frames and the server's own `SessionHandler`, so a
+/// A WebSocket's end of a session, as `SessionHandler` is the Unix socket's:
+/// hands the server's `ClientSession` one message per text frame, so a
 /// WebSocket session is a server session with another framing, not a second
-/// implementation: each text frame in is one message. Answers pings and the
-/// close handshake itself, joins a fragmented message (RFC 6455 5.4) itself
-/// rather than through one more handler per session, and turns frame errors
-/// into the socket's errors (`line-too-long` for an oversized message).
+/// implementation. Answers pings and the close handshake itself, joins a
+/// fragmented message (RFC 6455 5.4) itself rather than through one more
+/// handler per session, and turns frame errors into the socket's errors
+/// (`line-too-long` for an oversized message).
 ///
 /// What the session writes is framed already (`SessionFraming.messages`: a
 /// broadcast is framed once for all WebSocket sessions), so it passes through
-/// as it is; there is no frame encoder in a session's pipeline
-/// (`WebSocketSessionUpgrader`).
-final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler {
+/// as it is. A session's pipeline is NIO's frame decoder and this handler, no
+/// more (`WebSocketSessionUpgrader`): each handler costs every session memory
+/// and every write a hop.
+final class WebSocketSessionHandler: ChannelDuplexHandler, @unchecked Sendable {
     typealias InboundIn = WebSocketFrame
-    typealias InboundOut = ByteBuffer
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
+    private let session: ClientSession
+    private let handshakeTimeout: Duration
     private let messageLimit: Int
     private let logger: Logger
     private var closeSent = false
@@ -44,9 +47,26 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
     /// As NIO's frame aggregator: a message may be cut into at most this many frames.
     static let fragmentLimit = 256
 
-    init(messageLimit: Int, logger: Logger) {
+    init(session: ClientSession, messageLimit: Int, handshakeTimeout: Duration, logger: Logger) {
+        self.session = session
         self.messageLimit = messageLimit
+        self.handshakeTimeout = handshakeTimeout
         self.logger = logger
+    }
+
+    // The channel is already active when the upgrade adds this handler.
+    func handlerAdded(context: ChannelHandlerContext) {
+        session.start(handshakeTimeout: handshakeTimeout, on: context.eventLoop)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { session.connection.drain() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        session.ended()
+        context.fireChannelInactive()
     }
 
     private func writeFrames(context: ChannelHandlerContext, _ bytes: ByteBuffer, promise: EventLoopPromise<Void>?) {
@@ -61,12 +81,15 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        // After our close frame the peer's frames are read only to be dropped,
+        // until its own close frame answers ours.
+        guard !closeSent || frame.opcode == .connectionClose else { return }
         switch frame.opcode {
         case .text, .binary:
             guard fragments == nil else { return protocolError(context: context) }
             if frame.fin {
                 // The decoder already refuses a frame longer than the limit.
-                context.fireChannelRead(wrapInboundOut(frame.unmaskedData))
+                session.receive(Array(frame.unmaskedData.readableBytesView))
             } else {
                 fragments = frame.unmaskedData
                 fragmentCount = 1
@@ -82,15 +105,15 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
             guard frame.fin || fragmentCount < Self.fragmentLimit else { return protocolError(context: context) }
             message.writeBuffer(&data)
             if frame.fin {
-                context.fireChannelRead(wrapInboundOut(message))
+                session.receive(Array(message.readableBytesView))
             } else {
                 fragments = message
             }
         case .ping:
-            guard !closeSent else { return }
             writeFrames(context: context, controlFrame(context: context, .pong, frame.unmaskedData), promise: nil)
             context.flush()
         case .connectionClose:
+            if closeSent { return context.close(promise: nil) }
             // The peer is leaving: answer its close (RFC 6455 5.5.1) and end the session.
             var payload = frame.unmaskedData
             let code = payload.readWebSocketErrorCode() ?? .normalClosure
@@ -136,9 +159,17 @@ final class WebSocketSessionCodec: ChannelDuplexHandler, RemovableChannelHandler
             ).lineBytes()
             writeFrames(context: context, SessionFraming.messages.wire(line), promise: nil)
             sendCloseAndClose(context: context, code: .messageTooLarge)
-        default:
+        case ByteToMessageDecoderError.dataReceivedInErrorState:
+            // The rest of what the peer sent after a frame error: discarded while
+            // the close below runs its course.
+            break
+        case is NIOWebSocketError:
             logger.debug("WebSocket protocol error; closing", metadata: ["error": "\(error)"])
             sendCloseAndClose(context: context, code: .protocolError)
+        default:
+            // The connection itself failed (a reset, say): nobody to say anything to.
+            session.failed(error)
+            context.close(promise: nil)
         }
     }
 
