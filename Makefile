@@ -96,6 +96,10 @@ install: $(addprefix $(RELEASE)/,$(PROGRAMS))
 	done
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)
 	$(INSTALL) -m 0644 README.md LICENSE $(DOCS) $(DESTDIR)$(DOCDIR)/
+	# The drop-in WEB.md describes, with its own install command's path.
+	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/examples
+	sed -e 's|/usr/share/doc/insetd/|$(DOCDIR)/|g' systemd/websocket.conf > $(DESTDIR)$(DOCDIR)/examples/websocket.conf
+	chmod 0644 $(DESTDIR)$(DOCDIR)/examples/websocket.conf
 	@echo "installed; next: systemd-sysusers && systemctl daemon-reload && systemctl enable --now insetd.socket"
 
 # Leaves /etc/insetd/insetd.yaml: it may hold the administrator's changes.
@@ -109,7 +113,8 @@ uninstall:
 	done
 	rm -f $(DESTDIR)$(SYSUSERSDIR)/insetd.conf
 	rm -f $(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(DOCDIR)/LICENSE $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
-	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
+	rm -f $(DESTDIR)$(DOCDIR)/examples/websocket.conf
+	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
 	@echo "uninstalled; $(SYSCONFDIR)/insetd/insetd.yaml is kept"
 
 # Regenerates the committed man pages (all but insetd.yaml.5) and the completions

@@ -154,7 +154,9 @@ let package = Package(
         .testTarget(
             name: "InsetDaemonTests",
             dependencies: [
-                "InsetDaemon", "InsetCore", "InputTestbed", .product(name: "PropertyBased", package: "swift-property-based"),
+                "InsetDaemon", "InsetCore", "InsetServer", "InputTestbed",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(name: "InsetClientTests", dependencies: ["InsetClient", "InsetCore", "InsetProtocol", "InputTestbed"]),
         .testTarget(

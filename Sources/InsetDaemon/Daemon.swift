@@ -41,6 +41,15 @@ public enum Daemon {
     /// EX_CONFIG, which the unit names in `RestartPreventExitStatus=`.
     public static let configurationExitStatus: Int32 = 78
 
+    /// The exit status for an error `run` ended with (a configuration file's
+    /// errors aside): `configurationExitStatus` when starting again cannot help
+    /// (a WebSocket listener the sandbox or the machine forbids is the
+    /// configuration's or the unit's to fix), else 1.
+    public static func exitStatus(for error: any Error) -> Int32 {
+        if let listen = error as? WebSocketListenError, listen.isPermanent { return configurationExitStatus }
+        return 1
+    }
+
     /// The configuration file to use: the named one, else the default path if it
     /// exists (readable or not: an unreadable file is an error, never a silent
     /// fall-back to the defaults), else none (built-in defaults).

@@ -120,7 +120,36 @@ package struct WebSocketListenError: Error, CustomStringConvertible {
     package var port: Int
     package var cause: any Error
 
+    package init(host: String, port: Int, cause: any Error) {
+        self.host = host
+        self.port = port
+        self.cause = cause
+    }
+
+    /// The failed system call's errno, when the cause carries one.
+    package var errno: Int32? { (cause as? IOError)?.errnoCode }
+
+    /// Whether starting again cannot help: the listener is forbidden or
+    /// impossible where insetd runs (its sandbox allows no IP sockets, the
+    /// address is not this machine's, the port needs a privilege). A port that
+    /// another program holds (EADDRINUSE) may come free.
+    package var isPermanent: Bool { errno != EADDRINUSE }
+
     package var description: String {
-        "cannot listen for WebSockets on \(WebSocketOriginPolicy.urlHost(host)):\(port): \(cause) (websocket.listen)"
+        let what = "cannot listen for WebSockets on \(WebSocketOriginPolicy.urlHost(host)):\(port): \(cause)"
+        switch errno {
+        case EAFNOSUPPORT, EPERM:
+            // What systemd's RestrictAddressFamilies= does to socket(2).
+            return "\(what) (websocket.listen: IP sockets are not allowed to insetd here; under the shipped "
+                + "insetd.service install the drop-in websocket.conf from insetd's examples, see docs/WEB.md)"
+        case EACCES:
+            return "\(what) (websocket.listen: ports below 1024 need CAP_NET_BIND_SERVICE; choose a port above)"
+        case EADDRNOTAVAIL:
+            return "\(what) (websocket.listen: the address is not one of this machine's)"
+        case EADDRINUSE:
+            return "\(what) (websocket.listen: another program listens on that port)"
+        default:
+            return "\(what) (websocket.listen)"
+        }
     }
 }

@@ -82,7 +82,7 @@ struct Insetd: AsyncParsableCommand {
             throw ExitCode(error.source == ConfigurationError.commandLine ? 1 : Daemon.configurationExitStatus)
         } catch {
             writeToStandardError("insetd: \(error)\n")
-            throw ExitCode(1)
+            throw ExitCode(Daemon.exitStatus(for: error))
         }
     }
 }
