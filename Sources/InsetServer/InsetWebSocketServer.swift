@@ -136,7 +136,9 @@ package struct WebSocketListenError: Error, CustomStringConvertible {
     package var isPermanent: Bool { errno != EADDRINUSE }
 
     package var description: String {
-        let what = "cannot listen for WebSockets on \(WebSocketOriginPolicy.urlHost(host)):\(port): \(cause)"
+        // strerror's words rather than NIO's description of the call.
+        let reason = errno.map { "\(String(cString: strerror($0))) (errno \($0))" } ?? "\(cause)"
+        let what = "cannot listen for WebSockets on \(WebSocketOriginPolicy.urlHost(host)):\(port): \(reason)"
         switch errno {
         case EAFNOSUPPORT, EPERM:
             // What systemd's RestrictAddressFamilies= does to socket(2).

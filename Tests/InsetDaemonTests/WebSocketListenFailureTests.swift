@@ -22,7 +22,7 @@ import Testing
         let error = WebSocketListenError(host: "127.0.0.1", port: 8099, cause: IOError(errnoCode: errno, reason: call))
         #expect(Daemon.exitStatus(for: error) == status)
         let line = "\(error)"
-        #expect(line.hasPrefix("cannot listen for WebSockets on 127.0.0.1:8099: "))
+        #expect(line.hasPrefix("cannot listen for WebSockets on 127.0.0.1:8099: \(String(cString: strerror(errno))) (errno \(errno)) ("))
         #expect(line.contains(advice))
         #expect(line.contains("websocket.listen"))
         #expect(!line.contains("\n"))
