@@ -1,26 +1,48 @@
 import InsetProtocol
 import NIOCore
 
-/// The Unix socket's end of a session (`WebSocketSessionHandler` is a
-/// WebSocket's): cuts the byte stream into lines, hands its `ClientSession` one
-/// at a time, and drains the connection's queue when the channel can take more.
-final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
+/// A transport's end of a session (`SessionHandler` for the Unix socket,
+/// `WebSocketSessionHandler` for a WebSocket): what each does the same with
+/// its `ClientSession`, beside reading messages its own way. Starts the hello
+/// deadline, drains the connection's queue when the channel can take more, and
+/// ends the session with the channel.
+protocol SessionChannelHandler: ChannelInboundHandler {
+    var session: ClientSession { get }
+    var handshakeTimeout: Duration { get }
+}
+
+extension SessionChannelHandler {
+    // Started here rather than in channelActive: a transport adds its handler
+    // when the channel is active already (after the peer's credentials, after
+    // the WebSocket upgrade).
+    func handlerAdded(context: ChannelHandlerContext) {
+        session.start(handshakeTimeout: handshakeTimeout, on: context.eventLoop)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { session.connection.drain() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        session.ended()
+        context.fireChannelInactive()
+    }
+}
+
+/// The Unix socket's end of a session: cuts the byte stream into lines and
+/// hands its `ClientSession` one at a time.
+final class SessionHandler: SessionChannelHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
 
-    private let session: ClientSession
-    private let handshakeTimeout: Duration
+    let session: ClientSession
+    let handshakeTimeout: Duration
     private var framer: LineFramer
 
     init(session: ClientSession, lineLimit: Int, handshakeTimeout: Duration) {
         self.session = session
         self.handshakeTimeout = handshakeTimeout
         framer = LineFramer(limit: lineLimit)
-    }
-
-    // Started here rather than in channelActive: the server adds this handler
-    // once the peer's credentials are known, when the channel is active already.
-    func handlerAdded(context: ChannelHandlerContext) {
-        session.start(handshakeTimeout: handshakeTimeout, on: context.eventLoop)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -33,16 +55,6 @@ final class SessionHandler: ChannelInboundHandler, @unchecked Sendable {
                 return session.messageTooLong(limit: framer.limit)
             }
         }
-    }
-
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable { session.connection.drain() }
-        context.fireChannelWritabilityChanged()
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        session.ended()
-        context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

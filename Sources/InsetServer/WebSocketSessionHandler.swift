@@ -31,13 +31,13 @@ extension Authorization {
 /// as it is. A session's pipeline is NIO's frame decoder and this handler, no
 /// more (`WebSocketSessionUpgrader`): each handler costs every session memory
 /// and every write a hop.
-final class WebSocketSessionHandler: ChannelDuplexHandler, @unchecked Sendable {
+final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandler, @unchecked Sendable {
     typealias InboundIn = WebSocketFrame
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    private let session: ClientSession
-    private let handshakeTimeout: Duration
+    let session: ClientSession
+    let handshakeTimeout: Duration
     private let messageLimit: Int
     private let logger: Logger
     private var closeSent = false
@@ -52,21 +52,6 @@ final class WebSocketSessionHandler: ChannelDuplexHandler, @unchecked Sendable {
         self.messageLimit = messageLimit
         self.handshakeTimeout = handshakeTimeout
         self.logger = logger
-    }
-
-    // The channel is already active when the upgrade adds this handler.
-    func handlerAdded(context: ChannelHandlerContext) {
-        session.start(handshakeTimeout: handshakeTimeout, on: context.eventLoop)
-    }
-
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable { session.connection.drain() }
-        context.fireChannelWritabilityChanged()
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        session.ended()
-        context.fireChannelInactive()
     }
 
     private func writeFrames(context: ChannelHandlerContext, _ bytes: ByteBuffer, promise: EventLoopPromise<Void>?) {

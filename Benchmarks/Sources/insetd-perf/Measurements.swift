@@ -135,7 +135,7 @@ extension PerfRun {
     /// (with a logged reason) and the others must not notice.
     func measureNonReader(daemon: DaemonUnderTest, clients: ClientFleet, changes: Int) throws {
         while clients.count < 100 { clients.add(try daemon.connect(view: true)) }
-        let alone = try timeChanges(clients, count: changes)
+        let (alone, _) = try timeChanges(daemon, timing: clients, count: changes)
         let rssBefore = daemon.probe.residentKibibytes
         let silent = try SocketClient(path: daemon.socket)
         try silent.send(#"{"type":"hello","version":1,"client":"never-reads"}"#)
@@ -144,7 +144,7 @@ extension PerfRun {
             batch += #"{"type":"register","view":"v\#(index)","frame":{"x":0,"y":0,"width":390,"height":844},"contentSize":{"width":390,"height":2000}}"# + "\n"
         }
         try silent.send(String(batch.dropLast()))
-        let beside = try timeChanges(clients, count: changes)
+        let (beside, _) = try timeChanges(daemon, timing: clients, count: changes)
         let rssAfter = daemon.probe.residentKibibytes
         let logText = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         let dropped = logText.contains("client dropped: it does not read its messages")
@@ -158,19 +158,6 @@ extension PerfRun {
             target: "dropped, bounded", met: dropped && rssAfter <= rssBefore + 8 * 1024)
     }
 
-    /// Hotkey toggles timed until every client in `clients` has its adjustment.
-    private func timeChanges(_ clients: ClientFleet, count: Int) throws -> Samples {
-        _ = try clients.discardAll()
-        var samples = Samples()
-        for _ in 0..<count {
-            let started = pressHotkey(on: keyboard)
-            samples.append(try clients.waitUntilEveryClientReads(#""type":"adjustment""#) - started)
-            releaseHotkey(on: keyboard)
-            pause(nanoseconds: 5_000_000)
-        }
-        return samples
-    }
-
     /// P2 and P5a: `total` clients with one view each; one keyboard change until
     /// all have their adjustment.
     func measureFanOut(daemon: DaemonUnderTest, clients: ClientFleet, total: Int, changes: Int) throws {
@@ -178,14 +165,12 @@ extension PerfRun {
         let connectStarted = monotonicNanoseconds()
         while clients.count < total { clients.add(try daemon.connect(view: true)) }
         let connectTime = monotonicNanoseconds() - connectStarted
-        let before = daemon.probe.counters()
-        let samples = try timeChanges(clients, count: changes)
+        let (samples, cost) = try timeChanges(daemon, timing: clients, count: changes)
         report.add(
             "P2", "one keyboard change → all \(total) clients have their adjustment, p50 / p99 (\(changes) changes)",
             "\(milliseconds(samples.p50)) / \(milliseconds(samples.p99))", target: "p99 ≤ 20 ms",
             met: samples.p99 <= 20_000_000)
-        let cpu = daemon.probe.counters().since(before).cpuNanoseconds
-        report.add("P2", "insetd CPU per change with \(total) clients", milliseconds(cpu / UInt64(changes)))
+        report.add("P2", "insetd CPU per change with \(total) clients", milliseconds(cost.cpu))
         let rss = daemon.probe.residentKibibytes
         report.add(
             "P5", "RSS with \(total) clients (peak \(mebibytes(kibibytes: daemon.probe.peakResidentKibibytes)))",
@@ -197,4 +182,53 @@ extension PerfRun {
 
 func percentString(_ value: Double) -> String {
     String(format: "%.2f %%", value)
+}
+
+/// What keyboard changes cost the daemon: CPU per change, as the scheduler
+/// counts it (`schedstat`), and the user / system split of it (`stat`, in ticks).
+struct ChangeCost {
+    var cpu: UInt64
+    var user: UInt64
+    var system: UInt64
+    /// The clock ticks the split rests on, over all changes (each is 10 ms at 100 Hz).
+    var ticks: UInt64 = 0
+
+    /// Per session, for `sessions` sessions added between `earlier` and this.
+    func perSession(since earlier: ChangeCost, sessions: Int) -> ChangeCost {
+        let count = UInt64(max(1, sessions))
+        return ChangeCost(
+            cpu: (cpu - min(cpu, earlier.cpu)) / count, user: (user - min(user, earlier.user)) / count,
+            system: (system - min(system, earlier.system)) / count)
+    }
+}
+
+extension PerfRun {
+    /// Hotkey toggles until every client of `timing` has its adjustment; the
+    /// `draining` fleets are read and dropped between changes. Returns the
+    /// samples and the daemon's CPU per change.
+    func timeChanges(_ daemon: DaemonUnderTest, timing: ClientFleet, draining: [ClientFleet] = [], count: Int) throws
+        -> (Samples, ChangeCost)
+    {
+        _ = try timing.discardAll()
+        for fleet in draining { _ = try fleet.discardAll() }
+        let before = daemon.probe.counters()
+        let (userBefore, systemBefore) = daemon.probe.cpuTimes()
+        var samples = Samples()
+        for _ in 0..<count {
+            let started = pressHotkey(on: keyboard)
+            samples.append(try timing.waitUntilEveryClientReads(#""type":"adjustment""#) - started)
+            releaseHotkey(on: keyboard)
+            pause(nanoseconds: 5_000_000)
+            for fleet in draining { _ = try fleet.discardAll() }
+        }
+        let (user, system) = daemon.probe.cpuTimes()
+        let changes = UInt64(count)
+        return (
+            samples,
+            ChangeCost(
+                cpu: daemon.probe.counters().since(before).cpuNanoseconds / changes,
+                user: (user - userBefore) / changes, system: (system - systemBefore) / changes,
+                ticks: (user + system - userBefore - systemBefore) / ProcessProbe.tickNanoseconds)
+        )
+    }
 }

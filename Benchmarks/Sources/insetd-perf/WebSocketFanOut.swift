@@ -1,21 +1,3 @@
-/// What keyboard changes cost the daemon: CPU per change, as the scheduler
-/// counts it (`schedstat`), and the user / system split of it (`stat`, in ticks).
-struct ChangeCost {
-    var cpu: UInt64
-    var user: UInt64
-    var system: UInt64
-    /// The clock ticks the split rests on, over all changes (each is 10 ms at 100 Hz).
-    var ticks: UInt64 = 0
-
-    /// Per session, for `sessions` sessions added between `earlier` and this.
-    func perSession(since earlier: ChangeCost, sessions: Int) -> ChangeCost {
-        let count = UInt64(max(1, sessions))
-        return ChangeCost(
-            cpu: (cpu - min(cpu, earlier.cpu)) / count, user: (user - min(user, earlier.user)) / count,
-            system: (system - min(system, earlier.system)) / count)
-    }
-}
-
 extension PerfRun {
     /// P2 over the WebSocket, beside the socket. Memory: `total` socket
     /// sessions join the daemon that measured P2, then `total` WebSocket
@@ -105,34 +87,5 @@ extension PerfRun {
 
     private func micro(_ nanoseconds: UInt64) -> String {
         String(format: "%.1f µs", Double(nanoseconds) / 1000)
-    }
-
-    /// Hotkey toggles until every client of `timing` has its adjustment; the
-    /// `draining` fleets are read and dropped between changes. Returns the
-    /// samples and the daemon's CPU per change.
-    private func timeChanges(_ daemon: DaemonUnderTest, timing: ClientFleet, draining: [ClientFleet], count: Int) throws
-        -> (Samples, ChangeCost)
-    {
-        _ = try timing.discardAll()
-        for fleet in draining { _ = try fleet.discardAll() }
-        let before = daemon.probe.counters()
-        let (userBefore, systemBefore) = daemon.probe.cpuTimes()
-        var samples = Samples()
-        for _ in 0..<count {
-            let started = pressHotkey(on: keyboard)
-            samples.append(try timing.waitUntilEveryClientReads(#""type":"adjustment""#) - started)
-            releaseHotkey(on: keyboard)
-            pause(nanoseconds: 5_000_000)
-            for fleet in draining { _ = try fleet.discardAll() }
-        }
-        let (user, system) = daemon.probe.cpuTimes()
-        let changes = UInt64(count)
-        return (
-            samples,
-            ChangeCost(
-                cpu: daemon.probe.counters().since(before).cpuNanoseconds / changes,
-                user: (user - userBefore) / changes, system: (system - systemBefore) / changes,
-                ticks: (user + system - userBefore - systemBefore) / ProcessProbe.tickNanoseconds)
-        )
     }
 }
