@@ -1,0 +1,175 @@
+import Foundation
+import Glibc
+import InsetCore
+import InputTestbed
+import Testing
+
+@testable import InsetServer
+
+/// A WebSocket session of the server, byte for byte (RFC 6455): the upgrade's
+/// accept key, each daemon message one unmasked final text frame carrying the
+/// same JSON as the socket's line, pings and the close handshake answered.
+@Suite struct WebSocketSessionTests {
+    @Test func theUpgradeAnswersWithTheAcceptKeyOfRFC6455() async throws {
+        try await withPage { _, _, page in
+            // RFC 6455 1.3: key "dGhlIHNhbXBsZSBub25jZQ==" → "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=".
+            #expect(page.response.hasPrefix("HTTP/1.1 101"))
+            #expect(page.header("Sec-WebSocket-Accept") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+        }
+    }
+
+    @Test func aBroadcastIsTheSameMessageOnBothTransports() async throws {
+        try await withPage { running, socket, page in
+            running.server.broadcast(Array(#"{"type":"policy","x":1}"#.utf8) + [10], replacing: [:])
+            #expect(await socket.readLine() == #"{"type":"policy","x":1}"#)
+            // 0x81: final text frame; 23: the payload's length, unmasked (bit 7 clear).
+            #expect(await page.read(25) == [0x81, 23] + Array(#"{"type":"policy","x":1}"#.utf8))
+        }
+    }
+
+    @Test func aMessageForOneClientIsFramedForIt() async throws {
+        try await withPage { running, socket, page in
+            let clients = running.server.registry.joined().map(\.id)
+            let pageClient = try #require(clients.first { running.server.registry.connection($0)?.framing == .messages })
+            running.server.broadcast(Array(#"{"a":1}"#.utf8) + [10], replacing: [pageClient: Array(#"{"b":22}"#.utf8) + [10]])
+            #expect(await socket.readLine() == #"{"a":1}"#)
+            #expect(await page.read(10) == [0x81, 8] + Array(#"{"b":22}"#.utf8))
+        }
+    }
+
+    @Test func aPingIsAnsweredWithItsPayload() async throws {
+        try await withPage { _, _, page in
+            page.send(opcode: 0x9, Array("abc".utf8))
+            // 0x8A: final pong.
+            #expect(await page.read(5) == [0x8A, 3] + Array("abc".utf8))
+        }
+    }
+
+    @Test func aCloseIsAnsweredWithItsCodeAndTheConnectionEnds() async throws {
+        try await withPage { _, _, page in
+            page.send(opcode: 0x8, [0x03, 0xE8])  // 1000, normal closure
+            // 0x88: final close, 2 bytes: the same code.
+            #expect(await page.read(4) == [0x88, 2, 0x03, 0xE8])
+            #expect(await page.read(1) == [])
+        }
+    }
+
+    /// A server, its WebSocket on a loopback port, a socket client and a page,
+    /// both past hello (the page's welcome read).
+    private func withPage(_ body: (RunningServer, LineClient, PageClient) async throws -> Void) async throws {
+        let running = try await RunningServer()
+        let web = InsetWebSocketServer(server: running.server, configuration: .init(host: "127.0.0.1", port: 0))
+        let task = Task { try await web.run() }
+        defer { task.cancel() }
+        var port: Int?
+        for _ in 0..<200 where port == nil {
+            port = web.boundPort
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let socket = try await running.client()
+        let page = try await PageClient.connect(port: try #require(port))
+        page.send(opcode: 0x1, Array(#"{"type":"hello","version":1}"#.utf8))
+        let welcome = await page.readFrame()
+        #expect(welcome?.opcode == 0x81)
+        #expect(welcome.map { String(decoding: $0.payload, as: UTF8.self) }?.contains(#""type":"welcome""#) == true)
+        try await body(running, socket, page)
+        await running.stop()
+    }
+}
+
+/// A page's end of a WebSocket, as little as these tests need: masked frames
+/// out, reads with a 5 s timeout. Its blocking calls run on a queue of its own,
+/// as `LineClient`'s do: blocking a test's task would starve the server's.
+final class PageClient: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "PageClient")
+    let fd: Int32
+    private(set) var response = ""
+
+    private init(fd: Int32) {
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// Connects to 127.0.0.1:`port` and upgrades with RFC 6455's sample key.
+    static func connect(port: Int) async throws -> PageClient {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let page = PageClient(fd: fd)
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        page.write(Array(
+            ("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8))
+        page.response = await page.onQueue {
+            var head: [UInt8] = []
+            while !head.suffix(4).elementsEqual(Array("\r\n\r\n".utf8)) {
+                let byte = page.blockingRead(1)
+                guard !byte.isEmpty else { break }
+                head += byte
+            }
+            return String(decoding: head, as: UTF8.self)
+        }
+        return page
+    }
+
+    /// A response header's value (names are case-insensitive).
+    func header(_ name: String) -> String? {
+        for line in response.split(separator: "\r\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == name.lowercased() {
+                return parts[1].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
+    }
+
+    func send(opcode: UInt8, _ payload: [UInt8]) {
+        let mask: [UInt8] = [1, 2, 3, 4]
+        precondition(payload.count < 126)
+        write([0x80 | opcode, 0x80 | UInt8(payload.count)] + mask + payload.enumerated().map { $0.element ^ mask[$0.offset % 4] })
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+    }
+
+    /// Exactly `count` bytes, or fewer if the connection ends or 5 s pass.
+    func read(_ count: Int) async -> [UInt8] {
+        await onQueue { self.blockingRead(count) }
+    }
+
+    /// The next frame: its first byte (FIN and opcode) and its payload.
+    func readFrame() async -> (opcode: UInt8, payload: [UInt8])? {
+        await onQueue {
+            let head = self.blockingRead(2)
+            guard head.count == 2 else { return nil }
+            var length = Int(head[1] & 0x7f)
+            if length == 126 { length = self.blockingRead(2).reduce(0) { $0 << 8 | Int($1) } }
+            if length == 127 { length = self.blockingRead(8).reduce(0) { $0 << 8 | Int($1) } }
+            return (head[0], self.blockingRead(length))
+        }
+    }
+
+    private func onQueue<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: work()) } }
+    }
+
+    private func blockingRead(_ count: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        while bytes.count < count {
+            var buffer = [UInt8](repeating: 0, count: count - bytes.count)
+            let got = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            guard got > 0 else { break }
+            bytes += buffer[..<got]
+        }
+        return bytes
+    }
+}
