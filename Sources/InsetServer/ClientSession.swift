@@ -60,6 +60,14 @@ final class ClientSession: @unchecked Sendable {
         connection.close(after: .error(ProtocolError(.lineTooLong, "a line is longer than \(limit) bytes; closing")))
     }
 
+    /// The transport itself refused what the peer sent (a WebSocket frame
+    /// error) and is closing the session: logged as any refusal (rate-limited),
+    /// and `reason` is the disconnect's.
+    func refused(_ what: String, reason: String) {
+        refusals.refused(what, metadata: ["client": "\(connection.id)", "peer": "\(connection.peer)"])
+        connection.closeReason.value = reason
+    }
+
     /// The transport failed (a socket error); the session ends with it.
     func failed(_ error: any Error) {
         failure = failure ?? "connection error: \(error)"

@@ -129,11 +129,14 @@ package struct WebSocketListenError: Error, CustomStringConvertible {
     /// The failed system call's errno, when the cause carries one.
     package var errno: Int32? { (cause as? IOError)?.errnoCode }
 
-    /// Whether starting again cannot help: the listener is forbidden or
-    /// impossible where insetd runs (its sandbox allows no IP sockets, the
-    /// address is not this machine's, the port needs a privilege). A port that
-    /// another program holds (EADDRINUSE) may come free.
-    package var isPermanent: Bool { errno != EADDRINUSE }
+    /// Whether starting again cannot help: insetd's sandbox allows it no IP
+    /// sockets, or the port needs a privilege it lacks. Anything else may pass:
+    /// a port another program holds may come free, an address not (yet) this
+    /// machine's may come up with the network.
+    package var isPermanent: Bool {
+        guard let errno else { return false }
+        return [EAFNOSUPPORT, EPERM, EACCES].contains(errno)
+    }
 
     package var description: String {
         // strerror's words rather than NIO's description of the call.
@@ -147,7 +150,7 @@ package struct WebSocketListenError: Error, CustomStringConvertible {
         case EACCES:
             return "\(what) (websocket.listen: ports below 1024 need CAP_NET_BIND_SERVICE; choose a port above)"
         case EADDRNOTAVAIL:
-            return "\(what) (websocket.listen: the address is not one of this machine's)"
+            return "\(what) (websocket.listen: the address is not one of this machine's, or not yet)"
         case EADDRINUSE:
             return "\(what) (websocket.listen: another program listens on that port)"
         default:

@@ -97,10 +97,25 @@ final class RefusingHandler: ChannelInboundHandler, Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
 
+    // What the peer sends meanwhile (a WebSocket frame error, say) changes nothing.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {}
+
     private func refuse(_ context: ChannelHandlerContext) {
-        let bye = framing.wire(DaemonMessage.bye(reason: reason).lineBytes())
         let channel = context.channel
-        context.writeAndFlush(NIOAny(bye)).whenComplete { _ in channel.close(promise: nil) }
+        var bye = framing.wire(DaemonMessage.bye(reason: reason).lineBytes())
+        switch framing {
+        case .lines:
+            context.writeAndFlush(NIOAny(bye)).whenComplete { _ in channel.close(promise: nil) }
+        case .messages:
+            // A WebSocket peer expects a close frame: 1013, try again later.
+            // Then only our direction closes, so the peer's unread input does
+            // not turn the close into a reset that drops the bye.
+            WebSocketFrameWriter.appendHeader(&bye, opcode: .connectionClose, length: 2)
+            bye.writeInteger(UInt16(1013))
+            context.writeAndFlush(NIOAny(bye), promise: nil)
+            context.close(mode: .output, promise: nil)
+            channel.eventLoop.scheduleTask(in: .milliseconds(500)) { channel.close(promise: nil) }
+        }
     }
 }
 

@@ -69,6 +69,9 @@ final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandl
         // After our close frame the peer's frames are read only to be dropped,
         // until its own close frame answers ours.
         guard !closeSent || frame.opcode == .connectionClose else { return }
+        // RFC 6455 5.1, 5.2: a client masks every frame, and without an
+        // extension (insetd negotiates none) the reserved bits are clear.
+        guard frame.maskKey != nil, !frame.rsv1, !frame.rsv2, !frame.rsv3 else { return protocolError(context: context) }
         switch frame.opcode {
         case .text, .binary:
             guard fragments == nil else { return protocolError(context: context) }
@@ -95,16 +98,33 @@ final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandl
                 fragments = message
             }
         case .ping:
+            // Only while the peer reads: a pong skips the connection's bounded
+            // queue, so pings from a peer that never reads would pile up pongs
+            // without limit. RFC 6455 5.5.3 lets an endpoint answer only the
+            // latest ping anyway.
+            guard context.channel.isWritable else { return }
             writeFrames(context: context, controlFrame(context: context, .pong, frame.unmaskedData), promise: nil)
             context.flush()
+        case .pong:
+            break
         case .connectionClose:
             if closeSent { return context.close(promise: nil) }
-            // The peer is leaving: answer its close (RFC 6455 5.5.1) and end the session.
+            // The peer is leaving: answer its close with its code (RFC 6455
+            // 5.5.1), or 1002 for a code no endpoint may send (7.4).
             var payload = frame.unmaskedData
-            let code = payload.readWebSocketErrorCode() ?? .normalClosure
-            sendCloseAndClose(context: context, code: code)
+            switch payload.readableBytes {
+            case 0:
+                sendCloseAndClose(context: context, code: 1000)
+            case 1:
+                protocolError(context: context)
+            default:
+                let code = payload.readInteger(as: UInt16.self) ?? 0
+                guard Self.mayBeSent(closeCode: code) else { return protocolError(context: context) }
+                sendCloseAndClose(context: context, code: code)
+            }
         default:
-            break
+            // Reserved opcodes (RFC 6455 5.2): nothing an endpoint may send unasked.
+            protocolError(context: context)
         }
     }
 
@@ -116,8 +136,16 @@ final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandl
         writeFrames(context: context, unwrapOutboundIn(data), promise: promise)
     }
 
-    /// Protocol rules broken (a continuation with no message begun, a new message
-    /// inside a fragmented one, too many fragments): as any frame error.
+    /// The close codes an endpoint may put on the wire (RFC 6455 7.4 and
+    /// IANA's registry): the defined ones but 1004, 1005, 1006 and 1015, and
+    /// those for libraries and applications (3000–4999).
+    static func mayBeSent(closeCode code: UInt16) -> Bool {
+        (1000...1003).contains(code) || (1007...1014).contains(code) || (3000...4999).contains(code)
+    }
+
+    /// Protocol rules broken (an unmasked frame, reserved bits or opcodes, a
+    /// continuation with no message begun, a new message inside a fragmented
+    /// one, too many fragments, a bad close code): as any frame error.
     private func protocolError(context: ChannelHandlerContext) {
         fragments = nil
         errorCaught(context: context, error: NIOWebSocketError.fragmentedControlFrame)
@@ -128,7 +156,7 @@ final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandl
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
         if mode == .all, !closeSent, context.channel.isActive {
             closeSent = true
-            writeFrames(context: context, closeFrame(context: context, .normalClosure), promise: nil)
+            writeFrames(context: context, closeFrame(context: context, 1000), promise: nil)
             context.flush()
         }
         context.close(mode: mode, promise: promise)
@@ -138,19 +166,22 @@ final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandl
         switch error {
         case NIOWebSocketError.invalidFrameLength:
             // The socket's rule for an over-long line: say why, then close this session only.
-            logger.notice("WebSocket client sent an over-long message; closing")
+            guard !closeSent else { return }
+            session.refused("a message over the limit", reason: ErrorCode.lineTooLong.rawValue)
             let line = DaemonMessage.error(
                 ProtocolError(.lineTooLong, "a message is longer than \(messageLimit) bytes; closing")
             ).lineBytes()
             writeFrames(context: context, SessionFraming.messages.wire(line), promise: nil)
-            sendCloseAndClose(context: context, code: .messageTooLarge)
+            sendCloseAndClose(context: context, code: 1009)
         case ByteToMessageDecoderError.dataReceivedInErrorState:
             // The rest of what the peer sent after a frame error: discarded while
             // the close below runs its course.
             break
         case is NIOWebSocketError:
+            guard !closeSent else { return }
+            session.refused("a WebSocket protocol error", reason: "websocket-protocol-error")
             logger.debug("WebSocket protocol error; closing", metadata: ["error": "\(error)"])
-            sendCloseAndClose(context: context, code: .protocolError)
+            sendCloseAndClose(context: context, code: 1002)
         default:
             // The connection itself failed (a reset, say): nobody to say anything to.
             session.failed(error)
@@ -163,7 +194,7 @@ final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandl
     /// send a reset, and a browser that gets one drops the frames it has not
     /// read yet, our error among them. So: the close frame, then only our
     /// direction (FIN), reading and discarding until the peer closes or 500 ms.
-    private func sendCloseAndClose(context: ChannelHandlerContext, code: WebSocketErrorCode) {
+    private func sendCloseAndClose(context: ChannelHandlerContext, code: UInt16) {
         if !closeSent {
             closeSent = true
             writeFrames(context: context, closeFrame(context: context, code), promise: nil)
@@ -174,9 +205,9 @@ final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandl
         channel.eventLoop.scheduleTask(in: .milliseconds(500)) { channel.close(promise: nil) }
     }
 
-    private func closeFrame(context: ChannelHandlerContext, _ code: WebSocketErrorCode) -> ByteBuffer {
+    private func closeFrame(context: ChannelHandlerContext, _ code: UInt16) -> ByteBuffer {
         var payload = context.channel.allocator.buffer(capacity: 2)
-        payload.write(webSocketErrorCode: code)
+        payload.writeInteger(code)
         return controlFrame(context: context, .connectionClose, payload)
     }
 }

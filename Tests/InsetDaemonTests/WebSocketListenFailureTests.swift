@@ -8,14 +8,16 @@ import Testing
 /// A WebSocket listener that cannot be opened: one line saying what to do, and
 /// an exit status that keeps systemd from restarting into it when starting
 /// again cannot help (78, EX_CONFIG, named in the unit's
-/// RestartPreventExitStatus=); a port another program holds may come free (1).
+/// RestartPreventExitStatus=: the sandbox forbids IP sockets, the port needs
+/// a privilege); a port another program holds may come free, an address may
+/// come up with the network (1: systemd restarts).
 @Suite struct WebSocketListenFailureTests {
     @Test(arguments: [
         // systemd's RestrictAddressFamilies= makes socket(2) fail with EAFNOSUPPORT.
         (EAFNOSUPPORT, "socket", Int32(78), "install the drop-in websocket.conf"),
         (EPERM, "socket", Int32(78), "IP sockets are not allowed to insetd here"),
         (EACCES, "bind", Int32(78), "ports below 1024 need CAP_NET_BIND_SERVICE"),
-        (EADDRNOTAVAIL, "bind", Int32(78), "the address is not one of this machine's"),
+        (EADDRNOTAVAIL, "bind", Int32(1), "the address is not one of this machine's, or not yet"),
         (EADDRINUSE, "bind", Int32(1), "another program listens on that port"),
     ])
     func failures(errno: Int32, call: String, status: Int32, advice: String) {

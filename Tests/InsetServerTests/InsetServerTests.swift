@@ -16,13 +16,15 @@ final class RunningServer {
     private let task: Task<Void, any Error>
     private let consumer: Task<Void, Never>
 
-    init(authorization: Authorization = Authorization(uids: [getuid()]), capacity: Int = 256, lineLimit: Int = 64 * 1024)
-        async throws
-    {
+    init(
+        authorization: Authorization = Authorization(uids: [getuid()]), capacity: Int = 256, lineLimit: Int = 64 * 1024,
+        limits: ConnectionLimits = ConnectionLimits()
+    ) async throws {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("insetd-test-\(UUID().uuidString.prefix(8)).sock").path
         let server = InsetServer(
             configuration: .init(
-                listener: .path(path), authorization: authorization, outboundCapacity: capacity, lineLimit: lineLimit))
+                listener: .path(path), authorization: authorization, outboundCapacity: capacity, lineLimit: lineLimit,
+                limits: limits))
         self.server = server
         task = Task { try await server.run() }
         consumer = Task {

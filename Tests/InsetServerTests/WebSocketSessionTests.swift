@@ -21,7 +21,7 @@ import Testing
     @Test func aBroadcastIsTheSameMessageOnBothTransports() async throws {
         try await withPage { running, socket, page in
             running.server.broadcast(Array(#"{"type":"policy","x":1}"#.utf8) + [10], replacing: [:])
-            #expect(await socket.readLine() == #"{"type":"policy","x":1}"#)
+            #expect(await socket?.readLine() == #"{"type":"policy","x":1}"#)
             // 0x81: final text frame; 23: the payload's length, unmasked (bit 7 clear).
             #expect(await page.read(25) == [0x81, 23] + Array(#"{"type":"policy","x":1}"#.utf8))
         }
@@ -32,7 +32,7 @@ import Testing
             let clients = running.server.registry.joined().map(\.id)
             let pageClient = try #require(clients.first { running.server.registry.connection($0)?.framing == .messages })
             running.server.broadcast(Array(#"{"a":1}"#.utf8) + [10], replacing: [pageClient: Array(#"{"b":22}"#.utf8) + [10]])
-            #expect(await socket.readLine() == #"{"a":1}"#)
+            #expect(await socket?.readLine() == #"{"a":1}"#)
             #expect(await page.read(10) == [0x81, 8] + Array(#"{"b":22}"#.utf8))
         }
     }
@@ -54,10 +54,50 @@ import Testing
         }
     }
 
+    /// Frames the RFC forbids a client end the session with 1002 (0x03EA), after
+    /// which nothing more is read from it.
+    @Test(arguments: [
+        ("an unmasked frame", [0x81, 0x02] + Array("{}".utf8)),
+        ("a reserved bit set", [0xC1, 0x82, 1, 2, 3, 4, 0x7A, 0x7F]),
+        ("a reserved opcode", [0x83, 0x80, 1, 2, 3, 4]),
+        ("a close with 1005, which no endpoint may send", [0x88, 0x82, 0, 0, 0, 0, 0x03, 0xED]),
+        ("a close with a 1-byte payload", [0x88, 0x81, 0, 0, 0, 0, 0x03]),
+        ("a continuation with no message begun", [0x80, 0x80, 1, 2, 3, 4]),
+    ] as [(String, [UInt8])])
+    func aBrokenRuleEndsTheSessionWith1002(rule: String, frame: [UInt8]) async throws {
+        try await withPage { _, _, page in
+            page.sendRaw(frame)
+            #expect(await page.read(4) == [0x88, 2, 0x03, 0xEA], "\(rule)")
+            #expect(await page.read(1) == [], "\(rule)")
+        }
+    }
+
+    @Test func aCloseWithAnApplicationCodeIsEchoed() async throws {
+        try await withPage { _, _, page in
+            page.send(opcode: 0x8, [0x0F, 0xA0])  // 4000
+            #expect(await page.read(4) == [0x88, 2, 0x0F, 0xA0])
+        }
+    }
+
+    /// Over the cap, a page gets what a socket client gets, framed, and a close
+    /// frame: 1013 (0x03F5), try again later.
+    @Test func aRefusedPageGetsByeAndAClose() async throws {
+        let limits = ConnectionLimits(maximumConnections: 4096, maximumConnectionsPerUser: 0)
+        try await withPage(limits: limits, hello: false) { _, _, page in
+            let bye = await page.readFrame()
+            #expect(bye?.opcode == 0x81)
+            #expect(bye.map { String(decoding: $0.payload, as: UTF8.self) } == #"{"reason":"too-many-connections","type":"bye"}"#)
+            #expect(await page.read(4) == [0x88, 2, 0x03, 0xF5])
+        }
+    }
+
     /// A server, its WebSocket on a loopback port, a socket client and a page,
-    /// both past hello (the page's welcome read).
-    private func withPage(_ body: (RunningServer, LineClient, PageClient) async throws -> Void) async throws {
-        let running = try await RunningServer()
+    /// both past hello (the page's welcome read) unless `hello` is false.
+    private func withPage(
+        limits: ConnectionLimits = ConnectionLimits(), hello: Bool = true,
+        _ body: (RunningServer, LineClient?, PageClient) async throws -> Void
+    ) async throws {
+        let running = try await RunningServer(limits: limits)
         let web = InsetWebSocketServer(server: running.server, configuration: .init(host: "127.0.0.1", port: 0))
         let task = Task { try await web.run() }
         defer { task.cancel() }
@@ -66,8 +106,12 @@ import Testing
             port = web.boundPort
             try await Task.sleep(for: .milliseconds(10))
         }
-        let socket = try await running.client()
         let page = try await PageClient.connect(port: try #require(port))
+        guard hello else {
+            try await body(running, nil, page)
+            return await running.stop()
+        }
+        let socket = try await running.client()
         page.send(opcode: 0x1, Array(#"{"type":"hello","version":1}"#.utf8))
         let welcome = await page.readFrame()
         #expect(welcome?.opcode == 0x81)
@@ -130,6 +174,8 @@ final class PageClient: @unchecked Sendable {
         }
         return nil
     }
+
+    func sendRaw(_ bytes: [UInt8]) { write(bytes) }
 
     func send(opcode: UInt8, _ payload: [UInt8]) {
         let mask: [UInt8] = [1, 2, 3, 4]
