@@ -203,7 +203,6 @@ export class InsetdKeyboard extends EventTarget {
     const socket = new WebSocket(this.url);
     this.socket = socket;
     socket.onopen = () => {
-      this.retry = 0;
       this.send({ type: "hello", version: 1, client: this.options.name ?? "insetd.js" });
     };
     socket.onmessage = (event) => {
@@ -251,6 +250,10 @@ export class InsetdKeyboard extends EventTarget {
   receive(message) {
     switch (message.type) {
       case "welcome":
+        // The back-off starts over only once insetd has taken the session: a
+        // connection it opens and then refuses (too many connections, say) must
+        // not bring the page back every 250 ms.
+        this.retry = 0;
         this.connected = true;
         this.state = { ...message.state };
         this.resync();

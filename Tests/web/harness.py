@@ -47,7 +47,7 @@ def free_port():
 class Daemon:
     """The real insetd with a WebSocket listener on `port`."""
 
-    def __init__(self, port, origins=(), control=False, directory=None):
+    def __init__(self, port, origins=(), control=False, directory=None, extra=""):
         self.port = port
         self.directory = directory or tempfile.mkdtemp(prefix="insetd-web-")
         self.socket = os.path.join(self.directory, "insetd.sock")
@@ -56,7 +56,7 @@ class Daemon:
             f.write("screen: {width: 390, height: 844}\n"
                     "keyboard: {portrait-height: 336, landscape-height: 209, accessory-bar-height: 44}\n"
                     f"websocket: {{listen: \"127.0.0.1:{port}\", origins: {json.dumps(list(origins))}, "
-                    f"control: {'true' if control else 'false'}}}\n")
+                    f"control: {'true' if control else 'false'}}}\n" + extra)
         self.start()
 
     def start(self):

@@ -9,6 +9,7 @@ import re
 import socket
 import struct
 import threading
+import time
 import unittest
 
 import harness
@@ -253,6 +254,46 @@ class Endpoint(unittest.TestCase):
                 opcode, payload = self.read_frame(sock)
             self.assertEqual((opcode, struct.unpack(">H", payload[:2])[0]), (0x8, 1002))
             sock.close()
+        finally:
+            self.assertEqual(daemon.stop(), 0)
+
+    def test_a_page_over_the_connection_cap_backs_off(self):
+        # WebSocket sessions count as one user: with a per-user cap of 1, held
+        # by a raw session, every page's session is taken and then refused (a
+        # framed bye too-many-connections and a close frame 1013). insetd.js
+        # retries after 0.25, 0.5, 1, 2 s: opens at about 0, 0.25, 0.75 and
+        # 1.75 s (each refusal's round trip on top), so 4 in the first 2.5 s
+        # (3 to 5 with timing slack), where a retry that started over at every
+        # open would come back every 250 ms (about 10).
+        daemon = Daemon(free_port(), extra="server: {max-connections-per-user: 1}\n")
+        try:
+            holder = self.raw_websocket(daemon)
+            self.send_frame(holder, True, 0x1, b'{"type":"hello","version":1}')
+            self.assertEqual(json.loads(self.read_frame(holder)[1])["type"], "welcome")
+            page = harness.browser.new_page()
+            page.add_init_script("""
+                window.opens = 0;
+                window.closes = [];
+                const Native = window.WebSocket;
+                window.WebSocket = class extends Native {
+                    constructor(...args) {
+                        super(...args);
+                        window.opens++;
+                        this.addEventListener("message", (e) => window.closes.push(JSON.parse(e.data)));
+                        this.addEventListener("close", (e) => window.closes.push(e.code));
+                    }
+                };""")
+            page.goto(f"{daemon.url}/demo/")
+            time.sleep(2.5)
+            opens = page.evaluate("() => window.opens")
+            seen = page.evaluate("() => window.closes")
+            self.assertGreaterEqual(opens, 3)
+            self.assertLessEqual(opens, 5)
+            self.assertIn({"type": "bye", "reason": "too-many-connections"}, seen)
+            self.assertEqual({code for code in seen if isinstance(code, int)}, {1013})
+            self.assertFalse(page.evaluate("() => insetd.connected"))
+            page.close()
+            holder.close()
         finally:
             self.assertEqual(daemon.stop(), 0)
 
