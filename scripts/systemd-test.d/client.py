@@ -2,7 +2,8 @@
 """A small insetd client for scripts/systemd-test, run inside the booted root.
 
     client.py SOCKET          connects, registers a 1280x800 form, focuses a
-                              field at y 600..644, and prints one line:
+                              field at y 600..644, waits for the adjustment
+                              that scrolls it into view, and prints one line:
                               `welcome keyboard=H adjustment=BOTTOM/OFFSET status=H`
                               (0 for what did not arrive within 10 s), or
                               `error WHAT` when the connection fails.
@@ -110,7 +111,10 @@ def follow(transport):
             elif kind == "adjustment" and message.get("view") == "form":
                 result["bottom"] = round(message["additionalBottomInset"])
                 result["offset"] = round(message["contentOffset"]["y"])
-                if result["bottom"] > 0 and not asked:
+                # The adjustment that brings the field into view. A keyboard still
+                # up from an earlier client gives the view its inset before the
+                # focus arrives (offset 0 then): not the answer yet.
+                if result["bottom"] > 0 and result["offset"] > 0 and not asked:
                     asked = True
                     send({"type": "status", "id": "s"})
             elif kind == "status":
