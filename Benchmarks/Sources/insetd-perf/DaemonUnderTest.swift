@@ -62,8 +62,13 @@ final class DaemonUnderTest {
     /// full-screen phone view and received its first adjustment.
     func connect(view: Bool) throws -> SocketClient {
         clientCount += 1
-        let client = try SocketClient(path: socket)
-        try client.send(#"{"type":"hello","version":1,"client":"perf-\#(clientCount)"}"#)
+        return try join(SocketClient(path: socket), name: "perf-\(clientCount)", view: view)
+    }
+
+    /// Says hello on `client`'s transport and, when `view` is set, registers the
+    /// phone view and waits for its first adjustment.
+    func join(_ client: SocketClient, name: String, view: Bool) throws -> SocketClient {
+        try client.send(#"{"type":"hello","version":1,"client":"\#(name)"}"#)
         _ = try client.waitForLine(containing: #""type":"welcome""#)
         if view {
             try client.send(

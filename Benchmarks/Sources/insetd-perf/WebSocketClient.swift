@@ -94,16 +94,7 @@ enum WebSocketHandshake {
 extension DaemonUnderTest {
     /// `connect(view:)` over the WebSocket.
     func connectWebSocket(port: Int, view: Bool) throws -> SocketClient {
-        let client = try SocketClient(webSocketPort: port)
-        try client.send(#"{"type":"hello","version":1,"client":"perf-ws"}"#)
-        _ = try client.waitForLine(containing: #""type":"welcome""#)
-        if view {
-            try client.send(
-                #"{"type":"register","view":"form","frame":{"x":0,"y":0,"width":390,"height":844},"safeArea":{"top":47,"left":0,"bottom":34,"right":0},"contentSize":{"width":390,"height":2000}}"#
-            )
-            _ = try client.waitForLine(containing: #""type":"adjustment""#)
-        }
-        return client
+        try join(SocketClient(webSocketPort: port), name: "perf-ws", view: view)
     }
 }
 
