@@ -16,15 +16,8 @@ enum SessionFraming: Sendable {
     /// `line` as this framing sends it.
     func wire(_ line: ByteBuffer) -> ByteBuffer {
         switch self {
-        case .lines:
-            return line
-        case .messages:
-            var payload = line
-            if payload.readableBytesView.last == UInt8(ascii: "\n") { payload.moveWriterIndex(to: payload.writerIndex - 1) }
-            var frame = ByteBuffer()
-            frame.reserveCapacity(payload.readableBytes + WebSocketFrameWriter.maximumHeaderLength)
-            WebSocketFrameWriter.append(&frame, opcode: .text, payload: payload)
-            return frame
+        case .lines: line
+        case .messages: Self.textFrame(withoutNewline: line.readableBytesView)
         }
     }
 
@@ -32,16 +25,19 @@ enum SessionFraming: Sendable {
     /// written once into one buffer.
     func wire(_ line: [UInt8]) -> ByteBuffer {
         switch self {
-        case .lines:
-            return ByteBuffer(bytes: line)
-        case .messages:
-            let payload = line.last == UInt8(ascii: "\n") ? line.dropLast() : line[...]
-            var frame = ByteBuffer()
-            frame.reserveCapacity(payload.count + WebSocketFrameWriter.maximumHeaderLength)
-            WebSocketFrameWriter.appendHeader(&frame, opcode: .text, length: payload.count)
-            frame.writeBytes(payload)
-            return frame
+        case .lines: ByteBuffer(bytes: line)
+        case .messages: Self.textFrame(withoutNewline: line)
         }
+    }
+
+    /// One text frame whose payload is `line` without its final newline.
+    private static func textFrame<Line: BidirectionalCollection<UInt8>>(withoutNewline line: Line) -> ByteBuffer {
+        let payload = line.last == UInt8(ascii: "\n") ? line.dropLast() : line[...]
+        var frame = ByteBuffer()
+        frame.reserveCapacity(payload.count + WebSocketFrameWriter.maximumHeaderLength)
+        WebSocketFrameWriter.appendHeader(&frame, opcode: .text, length: payload.count)
+        frame.writeBytes(payload)
+        return frame
     }
 }
 
@@ -78,6 +74,12 @@ enum WebSocketFrameWriter {
     static func append(_ out: inout ByteBuffer, opcode: WebSocketOpcode, payload: ByteBuffer) {
         appendHeader(&out, opcode: opcode, length: payload.readableBytes)
         out.writeImmutableBuffer(payload)
+    }
+
+    /// A close frame with `code` (RFC 6455 5.5.1, 7.4) and no reason text.
+    static func appendClose(_ out: inout ByteBuffer, code: UInt16) {
+        appendHeader(&out, opcode: .connectionClose, length: 2)
+        out.writeInteger(code)
     }
 
     static func appendHeader(_ out: inout ByteBuffer, opcode: WebSocketOpcode, length: Int) {

@@ -110,8 +110,7 @@ final class RefusingHandler: ChannelInboundHandler, Sendable {
             // A WebSocket peer expects a close frame: 1013, try again later.
             // Then only our direction closes, so the peer's unread input does
             // not turn the close into a reset that drops the bye.
-            WebSocketFrameWriter.appendHeader(&bye, opcode: .connectionClose, length: 2)
-            bye.writeInteger(UInt16(1013))
+            WebSocketFrameWriter.appendClose(&bye, code: 1013)
             context.writeAndFlush(NIOAny(bye), promise: nil)
             context.close(mode: .output, promise: nil)
             channel.eventLoop.scheduleTask(in: .milliseconds(500)) { channel.close(promise: nil) }

@@ -206,8 +206,8 @@ final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandl
     }
 
     private func closeFrame(context: ChannelHandlerContext, _ code: UInt16) -> ByteBuffer {
-        var payload = context.channel.allocator.buffer(capacity: 2)
-        payload.writeInteger(code)
-        return controlFrame(context: context, .connectionClose, payload)
+        var frame = context.channel.allocator.buffer(capacity: 4)
+        WebSocketFrameWriter.appendClose(&frame, code: code)
+        return frame
     }
 }
