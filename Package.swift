@@ -163,6 +163,7 @@ let package = Package(
             name: "InsetServerTests",
             dependencies: [
                 "InsetServer", "InsetProtocol", "InputTestbed", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

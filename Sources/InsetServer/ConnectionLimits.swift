@@ -19,6 +19,13 @@ public struct ConnectionLimits: Sendable, Hashable {
         self.maximumConnections = maximumConnections
         self.maximumConnectionsPerUser = maximumConnectionsPerUser
     }
+
+    /// WebSocket sessions at once: all but a quarter of `maximumConnections`
+    /// (at least one place each way), so that pages, which any local program
+    /// can pretend to be, never take the places of the Unix socket's clients.
+    public var maximumWebSocketConnections: Int {
+        max(1, maximumConnections - max(1, maximumConnections / 4))
+    }
 }
 
 /// Counts connections per user and admits or refuses new ones, for every
@@ -27,10 +34,12 @@ final class ConnectionAdmission: Sendable {
     enum Refusal: String, Sendable {
         case total = "too many connections"
         case perUser = "too many connections from this user"
+        case webSocket = "too many WebSocket connections"
     }
 
     private struct Counts {
         var total = 0
+        var webSocket = 0
         var perUser: [UInt32: Int] = [:]
     }
 
@@ -42,20 +51,23 @@ final class ConnectionAdmission: Sendable {
     }
 
     /// Counts the connection in, or says why not (then nothing is counted).
-    func admit(uid: UInt32) -> Refusal? {
+    func admit(uid: UInt32, webSocket: Bool = false) -> Refusal? {
         counts.withLockedValue { counts in
             guard counts.total < limits.maximumConnections else { return .total }
+            guard !webSocket || counts.webSocket < limits.maximumWebSocketConnections else { return .webSocket }
             guard counts.perUser[uid, default: 0] < limits.maximumConnectionsPerUser else { return .perUser }
             counts.total += 1
+            if webSocket { counts.webSocket += 1 }
             counts.perUser[uid, default: 0] += 1
             return nil
         }
     }
 
     /// A connection `admit` counted has ended.
-    func release(uid: UInt32) {
+    func release(uid: UInt32, webSocket: Bool = false) {
         counts.withLockedValue { counts in
             counts.total -= 1
+            if webSocket { counts.webSocket -= 1 }
             let left = counts.perUser[uid, default: 1] - 1
             counts.perUser[uid] = left > 0 ? left : nil
         }

@@ -61,10 +61,14 @@ package final class InsetServer: Service, Sendable {
     private let pendingFlushes = NIOLockedValueBox([ObjectIdentifier: PendingFlushes]())
     private let ready = NIOLockedValueBox<[CheckedContinuation<Void, Never>]?>([])
     private let admission: ConnectionAdmission
-    private let refusals: RefusalLog
+    /// Shared with the WebSocket listener: one rate limit per reason, whichever transport refused.
+    let refusals: RefusalLog
 
     /// The longest message a client may send, on any transport.
     package var lineLimit: Int { configuration.lineLimit }
+
+    /// The connection caps and deadlines, for every transport.
+    var limits: ConnectionLimits { configuration.limits }
 
     package init(configuration: Configuration, logger: Logger = Logger(label: "insetd.server")) {
         self.configuration = configuration
@@ -157,11 +161,11 @@ package final class InsetServer: Service, Sendable {
         _ channel: any Channel, peer: PeerCredentials, framing: SessionFraming = .lines,
         authorization: Authorization? = nil
     ) throws {
-        if let refusal = admission.admit(uid: peer.uid) {
+        if let refusal = admission.admit(uid: peer.uid, webSocket: framing == .messages) {
             refusals.refused(refusal.rawValue, metadata: ["peer": "\(peer)"])
             return try channel.pipeline.syncOperations.addHandler(RefusingHandler(reason: "too-many-connections", framing: framing))
         }
-        channel.closeFuture.whenComplete { [admission] _ in admission.release(uid: peer.uid) }
+        channel.closeFuture.whenComplete { [admission] _ in admission.release(uid: peer.uid, webSocket: framing == .messages) }
         let id = ClientID(nextClient.withLockedValue { value in
             defer { value += 1 }
             return "c\(value)"

@@ -55,15 +55,28 @@ package final class InsetWebSocketServer: Service, Sendable {
     package func run() async throws {
         let policy = WebSocketOriginPolicy(
             allowed: configuration.origins, host: configuration.host, port: configuration.port)
+        let refusals = server.refusals
+        let limits = server.limits
+        let pending = PendingHTTPConnections(
+            limits: .derived(
+                descriptorLimit: DescriptorLimit.hard, maximumConnections: limits.maximumConnections,
+                reserve: DescriptorLimit.reserve, requestTimeout: .nanoseconds(limits.handshakeTimeout.totalNanoseconds)))
         let bootstrap = ServerBootstrap(group: configuration.eventLoopGroup)
             .serverChannelOption(.backlog, value: 128)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // As on the Unix socket: out of descriptors, pause accepting rather
+            // than spin on an `accept` that fails at once.
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptPause(refusals: refusals))
+                }
+            }
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
             // As for socket sessions: messages are short, so each connection's
             // receive buffer starts at 256 bytes, not NIO's 2 KiB.
             .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
             .childChannelInitializer { [self] channel in
-                channel.eventLoop.makeCompletedFuture { try self.configure(channel, policy: policy) }
+                channel.eventLoop.makeCompletedFuture { try self.configure(channel, policy: policy, pending: pending) }
             }
         let listener: any Channel
         do {
@@ -78,12 +91,21 @@ package final class InsetWebSocketServer: Service, Sendable {
             metadata: [
                 "address": "\(WebSocketOriginPolicy.urlHost(configuration.host)):\(port)",
                 "origins": "\(configuration.origins)", "control": "\(configuration.control)",
+                "unfinishedHTTP": "\(pending.limits.total) (\(pending.limits.perAddress) per address)",
             ])
         try? await gracefulShutdown()
         try? await listener.close()
     }
 
-    private func configure(_ channel: any Channel, policy: WebSocketOriginPolicy) throws {
+    private func configure(_ channel: any Channel, policy: WebSocketOriginPolicy, pending: PendingHTTPConnections) throws {
+        let address = channel.remoteAddress?.ipAddress ?? "-"
+        let (ticket, evicted) = pending.admit(channel, address: address)
+        if let evicted {
+            server.refusals.refused(
+                "too many unfinished HTTP connections; closing the oldest", metadata: ["peer": "\(address)"])
+            evicted.close(promise: nil)
+        }
+        channel.closeFuture.whenComplete { _ in pending.remove(ticket) }
         // The largest message is the socket's largest line (frame payloads and
         // joined fragments alike).
         let limit = server.lineLimit
@@ -110,7 +132,8 @@ package final class InsetWebSocketServer: Service, Sendable {
                 }
             ))
         try channel.pipeline.syncOperations.addHandler(
-            WebHTTPHandler(policy: policy, logger: logger), name: WebHTTPHandler.name)
+            WebHTTPHandler(policy: policy, pending: pending, ticket: ticket, refusals: server.refusals, logger: logger),
+            name: WebHTTPHandler.name)
     }
 }
 

@@ -56,6 +56,16 @@ enum DescriptorLimit {
     /// udev, the journal, the listening socket.
     static let reserve = 128
 
+    /// The hard descriptor limit (the soft one is raised to it at start), or
+    /// nil when there is none.
+    static var hard: Int? {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_max != rlim_t.max else {
+            return nil
+        }
+        return Int(clamping: limit.rlim_max)
+    }
+
     /// Raises the soft limit to the hard one (systemd's `LimitNOFILE=` sets both;
     /// a shell's soft limit is often 1024), then warns when the caps do not fit:
     /// insetd still runs, and accepting backs off whenever descriptors run out.

@@ -6,6 +6,13 @@ import NIOHTTP1
 /// The plain HTTP side of the WebSocket listener: serves insetd.js and the demo
 /// (compiled in, see `WebAssets`), and answers an upgrade that was refused
 /// (its origin is not allowed) with a 403 that says why.
+///
+/// Also the connection's place among the unfinished ones
+/// (`PendingHTTPConnections`) until it upgrades or closes, and its request
+/// deadline: a request must be complete within the deadline of the
+/// connection's start or of its previous response, or the connection is
+/// closed (a stalled or silent peer would otherwise hold its descriptor for
+/// ever). The upgrade removes this handler, and with it the deadline.
 final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -14,11 +21,49 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let policy: WebSocketOriginPolicy
     private let logger: Logger
+    private let pending: PendingHTTPConnections
+    private let ticket: UInt64
+    private let refusals: RefusalLog
     private var request: HTTPRequestHead?
+    private var deadline: Scheduled<Void>?
+    /// Whether a response was sent: closing the idle keep-alive connection of
+    /// a page that loaded its script is no refusal worth a log line.
+    private var served = false
 
-    init(policy: WebSocketOriginPolicy, logger: Logger) {
+    init(
+        policy: WebSocketOriginPolicy, pending: PendingHTTPConnections, ticket: UInt64, refusals: RefusalLog,
+        logger: Logger
+    ) {
         self.policy = policy
+        self.pending = pending
+        self.ticket = ticket
+        self.refusals = refusals
         self.logger = logger
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        armDeadline(context: context)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+        pending.remove(ticket)
+    }
+
+    private func armDeadline(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        let channel = context.channel
+        let refusals = refusals
+        let served = served
+        deadline = context.eventLoop.scheduleTask(in: pending.limits.requestTimeout) {
+            if !served {
+                refusals.refused(
+                    "HTTP request not completed in time",
+                    metadata: ["peer": "\(channel.remoteAddress?.ipAddress ?? "-")"])
+            }
+            channel.close(promise: nil)
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -28,6 +73,9 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head = request else { return }
             request = nil
+            // Complete: the deadline starts again once the answer is sent.
+            deadline?.cancel()
+            deadline = nil
             respond(context: context, to: head)
         }
     }
@@ -74,6 +122,8 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: status, headers: headers))),
             promise: nil)
         if request.method != .HEAD { context.write(wrapOutboundOut(.body(.byteBuffer(bytes))), promise: nil) }
+        served = true
+        if keepAlive { armDeadline(context: context) }
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { [channel = context.channel] _ in
             if !keepAlive { channel.close(promise: nil) }
         }

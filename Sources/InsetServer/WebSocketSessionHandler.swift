@@ -24,7 +24,9 @@ extension Authorization {
 /// implementation. Answers pings and the close handshake itself, joins a
 /// fragmented message (RFC 6455 5.4) itself rather than through one more
 /// handler per session, and turns frame errors into the socket's errors
-/// (`line-too-long` for an oversized message).
+/// (`line-too-long` for an oversized message). A message is JSON text: text
+/// that is not UTF-8 fails the connection (1007), a binary message is refused
+/// (1003).
 ///
 /// What the session writes is framed already (`SessionFraming.messages`: a
 /// broadcast is framed once for all WebSocket sessions), so it passes through
@@ -73,11 +75,16 @@ final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandl
         // extension (insetd negotiates none) the reserved bits are clear.
         guard frame.maskKey != nil, !frame.rsv1, !frame.rsv2, !frame.rsv3 else { return protocolError(context: context) }
         switch frame.opcode {
-        case .text, .binary:
+        case .binary:
+            // insetd's messages are JSON text; a binary message is refused
+            // whole (RFC 6455 7.4.1: 1003, data it cannot accept).
+            guard fragments == nil else { return protocolError(context: context) }
+            refuse(context: context, "a binary WebSocket message", reason: "websocket-binary", code: 1003)
+        case .text:
             guard fragments == nil else { return protocolError(context: context) }
             if frame.fin {
                 // The decoder already refuses a frame longer than the limit.
-                session.receive(Array(frame.unmaskedData.readableBytesView))
+                receive(context: context, frame.unmaskedData)
             } else {
                 fragments = frame.unmaskedData
                 fragmentCount = 1
@@ -93,7 +100,7 @@ final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandl
             guard frame.fin || fragmentCount < Self.fragmentLimit else { return protocolError(context: context) }
             message.writeBuffer(&data)
             if frame.fin {
-                session.receive(Array(message.readableBytesView))
+                receive(context: context, message)
             } else {
                 fragments = message
             }
@@ -126,6 +133,40 @@ final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandl
             // Reserved opcodes (RFC 6455 5.2): nothing an endpoint may send unasked.
             protocolError(context: context)
         }
+    }
+
+    /// A whole text message: UTF-8 or the connection fails (RFC 6455 8.1,
+    /// close code 1007), since a peer that sends invalid text is not speaking
+    /// WebSocket and nothing it sends next can be trusted to be framed right.
+    private func receive(context: ChannelHandlerContext, _ message: ByteBuffer) {
+        let bytes = Array(message.readableBytesView)
+        guard Self.isValidUTF8(bytes) else {
+            return refuse(context: context, "a WebSocket text message that is not UTF-8", reason: "websocket-invalid-utf8", code: 1007)
+        }
+        session.receive(bytes)
+    }
+
+    static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        // ASCII, which every message insetd.js sends is, needs no decoding.
+        if !bytes.contains(where: { $0 >= 0x80 }) { return true }
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+
+    /// Ends the session for a message it will not take, with `code`, logged as
+    /// any refusal (rate-limited) and `reason` as the disconnect's.
+    private func refuse(context: ChannelHandlerContext, _ what: String, reason: String, code: UInt16) {
+        fragments = nil
+        guard !closeSent else { return }
+        session.refused(what, reason: reason)
+        sendCloseAndClose(context: context, code: code)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

@@ -72,6 +72,41 @@ import Testing
         }
     }
 
+    /// RFC 6455 8.1: text that is not UTF-8 fails the connection with 1007
+    /// (0x03EF), whole frame or fragments joined; a binary message is data
+    /// insetd cannot take, 1003 (0x03EB). Neither is read any further.
+    @Test(arguments: [
+        ("a lone continuation byte", [0x81, 0x83, 0, 0, 0, 0, 0x7B, 0x80, 0x7D], 0xEF),
+        ("an overlong encoding of \"/\"", [0x81, 0x82, 0, 0, 0, 0, 0xC0, 0xAF], 0xEF),
+        ("a UTF-16 surrogate", [0x81, 0x83, 0, 0, 0, 0, 0xED, 0xA0, 0x80], 0xEF),
+        ("a sequence cut at the end of a message in two fragments",
+         [0x01, 0x81, 0, 0, 0, 0, 0x7B, 0x80, 0x81, 0, 0, 0, 0, 0xE2], 0xEF),
+        ("a binary message", [0x82, 0x82, 1, 2, 3, 4, 0x7A, 0x7F], 0xEB),
+        ("a binary message begun in fragments", [0x02, 0x81, 0, 0, 0, 0, 0x7B], 0xEB),
+    ] as [(String, [UInt8], UInt8)])
+    func aMessageThatIsNotUTF8TextEndsTheSession(what: String, frames: [UInt8], code: UInt8) async throws {
+        try await withPage { running, socket, page in
+            page.sendRaw(frames)
+            #expect(await page.read(4) == [0x88, 2, 0x03, code], "\(what)")
+            #expect(await page.read(1) == [], "\(what)")
+            // Everyone else is served on.
+            socket?.sendLine(#"{"type":"hello","version":1}"#)
+            #expect(await socket?.readLine()?.contains("hello: already said") == true)
+            _ = running
+        }
+    }
+
+    /// Valid UTF-8 beyond ASCII (2, 3 and 4 bytes) is a message like any other:
+    /// it reaches the session, whose error names the unknown type.
+    @Test func textBeyondASCIIIsReadAsJSON() async throws {
+        try await withPage { _, _, page in
+            page.send(opcode: 0x1, Array(#"{"type":"é€😀"}"#.utf8))
+            let answer = await page.readFrame()
+            #expect(answer?.opcode == 0x81)
+            #expect(answer.map { String(decoding: $0.payload, as: UTF8.self) }?.contains("unknown-type") == true)
+        }
+    }
+
     @Test func aCloseWithAnApplicationCodeIsEchoed() async throws {
         try await withPage { _, _, page in
             page.send(opcode: 0x8, [0x0F, 0xA0])  // 4000
@@ -135,8 +170,9 @@ final class PageClient: @unchecked Sendable {
 
     deinit { close(fd) }
 
-    /// Connects to 127.0.0.1:`port` and upgrades with RFC 6455's sample key.
-    static func connect(port: Int) async throws -> PageClient {
+    /// Connects to 127.0.0.1:`port` and upgrades with RFC 6455's sample key,
+    /// as a page of `origin` when one is given.
+    static func connect(port: Int, origin: String? = nil) async throws -> PageClient {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         let page = PageClient(fd: fd)
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
@@ -151,6 +187,7 @@ final class PageClient: @unchecked Sendable {
         guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         page.write(Array(
             ("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + (origin.map { "Origin: \($0)\r\n" } ?? "")
                 + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8))
         page.response = await page.onQueue {
             var head: [UInt8] = []

@@ -9,6 +9,10 @@
                               `error WHAT` when the connection fails.
     client.py ws://HOST:PORT  the same over insetd's WebSocket, as a page would
                               (one JSON message per text frame).
+    client.py --hello SOCKET|ws://HOST:PORT
+                              connects (and upgrades), says hello and prints
+                              `welcome MS`: the milliseconds from connect to
+                              welcome, or `error WHAT`.
     client.py http://HOST:PORT/PATH
                               GETs PATH from the WebSocket's listener and prints
                               `STATUS CONTENT-TYPE BYTES`, or `error WHAT`.
@@ -140,9 +144,25 @@ def get(url):
     print(f"{response.status} {response.getheader('Content-Type', '-')} {len(body)}")
 
 
-def main(target):
+def hello(transport, started):
+    transport.send({"type": "hello", "version": 1, "client": "systemd-test"})
+    try:
+        message = transport.receive()
+    except (OSError, ValueError) as error:
+        print(f"error read: {error}")
+        return
+    if message and message.get("type") == "welcome":
+        print(f"welcome {round((time.monotonic() - started) * 1000)}")
+    else:
+        print(f"error answer: {message}")
+
+
+def main(arguments):
+    only_hello = arguments[0] == "--hello"
+    target = arguments[-1]
     if target.startswith("http://"):
         return get(target)
+    started = time.monotonic()
     try:
         if target.startswith("ws://"):
             parts = urllib.parse.urlsplit(target)
@@ -152,8 +172,11 @@ def main(target):
     except OSError as error:
         print(f"error connect: {error.strerror or error}")
         return
-    follow(transport)
+    if only_hello:
+        hello(transport, started)
+    else:
+        follow(transport)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1:])
