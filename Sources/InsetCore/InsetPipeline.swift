@@ -208,16 +208,18 @@ public struct InsetPipeline: Sendable {
         route(policy.handle(.blur, now: now), into: &out)
     }
 
-    /// A client's new description of a view. During a rotation it is the view's
-    /// new size: pinned upper-left against the new keyboard (`engine.prepare`),
-    /// then the focused field is brought into view in the same adjustment. Outside
-    /// one, an update that keeps the offset insetd published is a layout or
-    /// content change and the focused field is kept in view too; an update that
-    /// moves the offset is the user scrolling, and stands.
+    /// A client's new description of a view. During a rotation, one with a new
+    /// frame is the view's new size, and the offset it carries is the one from
+    /// before the rotation: it is pinned upper-left against the new keyboard
+    /// (`engine.prepare`), then the focused field is brought into view in the
+    /// same adjustment. Any other update, in a rotation or not, is read as
+    /// always: one that keeps the offset insetd published is a layout or
+    /// content change and the focused field is kept in view too; one that moves
+    /// the offset is the user scrolling, and stands.
     private mutating func update(_ id: ViewID, _ description: ViewDescription, into out: inout Outputs) {
         let keepsOffset = engine.adjustment(of: id)?.contentOffset == description.contentOffset
         var adjustment: ViewAdjustment?
-        if let transition {
+        if let transition, engine.frame(of: id) != description.frame {
             adjustment = (try? engine.resize(id, description, animation: transition.animation)) ?? nil
             if focusedView == id {
                 if let scrolled = scrollFocusedField(animation: transition.animation) { adjustment = scrolled }
