@@ -6,42 +6,50 @@ import NIOCore
 
 /// The server's handle on one connected client: sends go through a bounded
 /// queue drained only while the socket can take more, so a client that does
-/// not read never makes anyone else wait. All queue state lives on the
-/// channel's event loop.
+/// not read never makes anyone else wait.
 package final class ClientConnection: Sendable {
+    /// Everything that changes while the client is connected, in one value
+    /// touched only on the channel's event loop.
+    private struct State {
+        var queue: OutboundQueue
+        var closing = false
+        /// Why insetd closed the connection (nil: it did not), for the disconnect log line.
+        var closeReason: String?
+        var flushScheduled = false
+        /// What this loop task sent while nothing was queued, written as one
+        /// buffer when the task ends (one trip through the pipeline, one iovec).
+        var staged: ByteBuffer?
+    }
+
     package let id: ClientID
-    package let peer: PeerCredentials
-    /// How this connection's messages go on the wire: everything staged and
-    /// queued here is framed already.
+    package let peer: SessionPeer
+    /// The transport the client came by: it frames everything staged and
+    /// queued here, and ends the connection its own way.
+    let transport: SessionTransport
     let framing: SessionFraming
     let channel: any Channel
     private let logger: Logger
-    // Touched only on `channel.eventLoop`.
-    private let queue: NIOLoopBoundBox<OutboundQueue>
-    private let closing: NIOLoopBoundBox<Bool>
-    /// Why insetd closed the connection (nil: it did not), for the disconnect log line.
-    let closeReason: NIOLoopBoundBox<String?>
-    private let flushScheduled: NIOLoopBoundBox<Bool>
-    /// What this loop task sent while nothing was queued, written as one buffer
-    /// when the task ends (one trip through the channel pipeline, one iovec).
-    private let staged: NIOLoopBoundBox<ByteBuffer?>
+    private let state: NIOLoopBoundBox<State>
     private let pendingFlushes: PendingFlushes
 
     init(
-        id: ClientID, peer: PeerCredentials, framing: SessionFraming = .lines, channel: any Channel, capacity: Int,
+        id: ClientID, peer: SessionPeer, transport: SessionTransport = .unixSocket, channel: any Channel, capacity: Int,
         pendingFlushes: PendingFlushes, logger: Logger
     ) {
         self.id = id
         self.peer = peer
-        self.framing = framing
+        self.transport = transport
+        framing = transport.framing
         self.channel = channel
         self.pendingFlushes = pendingFlushes
         self.logger = logger
-        queue = NIOLoopBoundBox(OutboundQueue(capacity: capacity), eventLoop: channel.eventLoop)
-        closing = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
-        closeReason = NIOLoopBoundBox(nil, eventLoop: channel.eventLoop)
-        flushScheduled = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
-        staged = NIOLoopBoundBox(nil, eventLoop: channel.eventLoop)
+        state = NIOLoopBoundBox(State(queue: OutboundQueue(capacity: capacity)), eventLoop: channel.eventLoop)
+    }
+
+    /// Why insetd closed the connection, nil when it did not. On the event loop only.
+    var closeReason: String? {
+        get { state.value.closeReason }
+        set { state.value.closeReason = newValue }
     }
 
     /// False once the connection is closed or closing.
@@ -69,30 +77,20 @@ package final class ClientConnection: Sendable {
         }
     }
 
-    /// Sends a last message, then closes the connection. The close never waits
-    /// on the peer for long: a client that does not read gets 250 ms.
-    package func close(after message: DaemonMessage? = nil) {
+    /// Sends a last message, then closes the connection the transport's way
+    /// (`SessionTransport.finish`: never waiting long on a peer that does not
+    /// read). `code` is a WebSocket's close code.
+    package func close(after message: DaemonMessage? = nil, code: UInt16 = 1000) {
         let bytes = message.map { framing.wire($0.lineBytes()) }
         channel.eventLoop.execute {
-            guard !self.closing.value else { return }
-            self.closing.value = true
+            guard !self.state.value.closing else { return }
+            self.state.value.closing = true
             switch message {
-            case .error(let error): self.closeReason.value = error.code.rawValue
-            case .bye(let reason): self.closeReason.value = reason
-            default: self.closeReason.value = "closed by insetd"
+            case .error(let error): self.state.value.closeReason = error.code.rawValue
+            case .bye(let reason): self.state.value.closeReason = reason
+            default: self.state.value.closeReason = "closed by insetd"
             }
-            let forced = self.channel.eventLoop.scheduleTask(in: .milliseconds(250)) {
-                self.channel.close(promise: nil)
-            }
-            guard let bytes else {
-                forced.cancel()
-                self.channel.close(promise: nil)
-                return
-            }
-            self.channel.writeAndFlush(bytes).whenComplete { _ in
-                forced.cancel()
-                self.channel.close(promise: nil)
-            }
+            self.transport.finish(self.channel, last: bytes, code: code)
         }
     }
 
@@ -102,18 +100,18 @@ package final class ClientConnection: Sendable {
     static let stagingLimit = 64 * 1024
 
     private func enqueue(_ bytes: ByteBuffer, view: String?) {
-        guard !closing.value else { return }
+        guard !state.value.closing else { return }
         // Nothing waiting and room in the socket: out with this task's write.
-        if queue.value.isEmpty, channel.isWritable, (staged.value?.readableBytes ?? 0) < Self.stagingLimit {
+        if state.value.queue.isEmpty, channel.isWritable, (state.value.staged?.readableBytes ?? 0) < Self.stagingLimit {
             // A broadcast's buffer is shared until a second message joins it.
-            if staged.value == nil { staged.value = bytes } else { staged.value!.writeImmutableBuffer(bytes) }
+            if state.value.staged == nil { state.value.staged = bytes } else { state.value.staged!.writeImmutableBuffer(bytes) }
             return scheduleFlush()
         }
-        guard queue.value.enqueue(bytes, coalescingView: view) else {
+        guard state.value.queue.enqueue(bytes, coalescingView: view) else {
             logger.warning(
                 "client dropped: it does not read its messages",
-                metadata: ["client": "\(id)", "peer": "\(peer)", "queued": "\(queue.value.count)"])
-            close(after: .error(ProtocolError(.tooSlow, "too many unread messages (\(queue.value.capacity)); disconnecting")))
+                metadata: ["client": "\(id)", "peer": "\(peer)", "queued": "\(state.value.queue.count)"])
+            close(after: .error(ProtocolError(.tooSlow, "too many unread messages (\(state.value.queue.capacity)); disconnecting")))
             return
         }
         scheduleFlush()
@@ -125,9 +123,9 @@ package final class ClientConnection: Sendable {
     }
 
     private func writeQueued() -> Bool {
-        guard !closing.value else { return false }
+        guard !state.value.closing else { return false }
         var wrote = false
-        while channel.isWritable, let bytes = queue.value.dequeue() {
+        while channel.isWritable, let bytes = state.value.queue.dequeue() {
             channel.write(bytes, promise: nil)
             wrote = true
         }
@@ -138,18 +136,18 @@ package final class ClientConnection: Sendable {
     /// step sends this client (a keyboard notification and its adjustment)
     /// leaves in one write(2).
     private func scheduleFlush() {
-        guard !flushScheduled.value else { return }
-        flushScheduled.value = true
+        guard !state.value.flushScheduled else { return }
+        state.value.flushScheduled = true
         pendingFlushes.add(self)
     }
 
     /// `PendingFlushes`' end of the loop task: what was staged, then what the
     /// queue holds while the socket takes it.
     func flush() {
-        flushScheduled.value = false
-        guard !closing.value else { return }
-        if let bytes = staged.value {
-            staged.value = nil
+        state.value.flushScheduled = false
+        guard !state.value.closing else { return }
+        if let bytes = state.value.staged {
+            state.value.staged = nil
             channel.write(bytes, promise: nil)
         }
         _ = writeQueued()

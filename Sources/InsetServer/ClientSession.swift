@@ -54,10 +54,13 @@ final class ClientSession: @unchecked Sendable {
     }
 
     /// The transport's message was larger than it accepts: the stream cannot be
-    /// resynchronised, so the session ends.
+    /// resynchronised, so the session ends (on a WebSocket with 1009, message
+    /// too big).
     func messageTooLong(limit: Int) {
-        refusals.refused("a line over the limit", metadata: ["client": "\(connection.id)", "peer": "\(connection.peer)"])
-        connection.close(after: .error(ProtocolError(.lineTooLong, "a line is longer than \(limit) bytes; closing")))
+        let noun = connection.transport.messageNoun
+        refusals.refused("a \(noun) over the limit", metadata: ["client": "\(connection.id)", "peer": "\(connection.peer)"])
+        connection.close(
+            after: .error(ProtocolError(.lineTooLong, "a \(noun) is longer than \(limit) bytes; closing")), code: 1009)
     }
 
     /// The transport itself refused what the peer sent (a WebSocket frame
@@ -65,7 +68,7 @@ final class ClientSession: @unchecked Sendable {
     /// and `reason` is the disconnect's.
     func refused(_ what: String, reason: String) {
         refusals.refused(what, metadata: ["client": "\(connection.id)", "peer": "\(connection.peer)"])
-        connection.closeReason.value = reason
+        connection.closeReason = reason
     }
 
     /// The transport failed (a socket error); the session ends with it.
@@ -81,7 +84,7 @@ final class ClientSession: @unchecked Sendable {
         version = nil
         // Info with the reason: who left and why (the client closed, insetd
         // dropped it for a protocol or queue error, or the socket failed).
-        let reason = connection.closeReason.value ?? failure ?? "closed by the client"
+        let reason = connection.closeReason ?? failure ?? "closed by the client"
         logger.info("client disconnected", metadata: ["client": "\(connection.id)", "reason": "\(reason)"])
     }
 
@@ -126,14 +129,10 @@ final class ClientSession: @unchecked Sendable {
         }
         switch request.message {
         case .command, .policy, .reload, .oskVisibility, .oskFrame:
-            guard authorization.allowsControl(connection.peer) else {
+            guard connection.transport.allowsControl(connection.peer, authorization: authorization) else {
                 refusals.refused("control command not authorized", metadata: ["client": "\(connection.id)", "peer": "\(connection.peer)"])
                 connection.send(.error(ProtocolError(
-                    .notAuthorized,
-                    connection.framing == .messages
-                        ? "control commands are refused over the WebSocket unless websocket.control is true"
-                        : "control commands need root or a configured user or group (\(connection.peer))",
-                    id: request.id)))
+                    .notAuthorized, connection.transport.notAuthorized(connection.peer), id: request.id)))
                 return
             }
         default:

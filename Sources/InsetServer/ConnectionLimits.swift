@@ -31,45 +31,47 @@ public struct ConnectionLimits: Sendable, Hashable {
 /// Counts connections per user and admits or refuses new ones, for every
 /// transport alike (a session holds its admission until it ends).
 final class ConnectionAdmission: Sendable {
+    /// Whom a connection is counted under: a socket peer's uid, or the pages
+    /// of the WebSocket together.
+    enum Key: Hashable, Sendable {
+        case user(UInt32)
+        case webPages
+    }
+
     enum Refusal: String, Sendable {
         case total = "too many connections"
         case perUser = "too many connections from this user"
         case webSocket = "too many WebSocket connections"
     }
 
-    private struct Counts {
-        var total = 0
-        var webSocket = 0
-        var perUser: [UInt32: Int] = [:]
-    }
-
     private let limits: ConnectionLimits
-    private let counts = NIOLockedValueBox(Counts())
+    private let counts = NIOLockedValueBox((total: 0, perKey: [Key: Int]()))
 
     init(limits: ConnectionLimits) {
         self.limits = limits
     }
 
     /// Counts the connection in, or says why not (then nothing is counted).
-    func admit(uid: UInt32, webSocket: Bool = false) -> Refusal? {
+    func admit(_ key: Key) -> Refusal? {
         counts.withLockedValue { counts in
             guard counts.total < limits.maximumConnections else { return .total }
-            guard !webSocket || counts.webSocket < limits.maximumWebSocketConnections else { return .webSocket }
-            guard counts.perUser[uid, default: 0] < limits.maximumConnectionsPerUser else { return .perUser }
+            let held = counts.perKey[key, default: 0]
+            // Pages count as one user too: the per-user cap holds for them,
+            // and the WebSocket's own below it when it is lower.
+            guard held < limits.maximumConnectionsPerUser else { return .perUser }
+            if key == .webPages, held >= limits.maximumWebSocketConnections { return .webSocket }
             counts.total += 1
-            if webSocket { counts.webSocket += 1 }
-            counts.perUser[uid, default: 0] += 1
+            counts.perKey[key] = held + 1
             return nil
         }
     }
 
     /// A connection `admit` counted has ended.
-    func release(uid: UInt32, webSocket: Bool = false) {
+    func release(_ key: Key) {
         counts.withLockedValue { counts in
             counts.total -= 1
-            if webSocket { counts.webSocket -= 1 }
-            let left = counts.perUser[uid, default: 1] - 1
-            counts.perUser[uid] = left > 0 ? left : nil
+            let left = counts.perKey[key, default: 1] - 1
+            counts.perKey[key] = left > 0 ? left : nil
         }
     }
 }

@@ -118,7 +118,7 @@ package final class InsetServer: Service, Sendable {
             // less with 1000 clients); a client that sends more grows its own.
             .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
             .childChannelInitializer { [self] channel in
-                Self.credentials(of: channel).flatMapThrowing { peer in try self.accept(channel, peer: peer) }
+                Self.credentials(of: channel).flatMapThrowing { peer in try self.accept(channel, peer: .local(peer)) }
             }
         let server: any Channel
         switch configuration.listener {
@@ -152,20 +152,16 @@ package final class InsetServer: Service, Sendable {
         for continuation in waiting { continuation.resume() }
     }
 
-    /// Makes `channel` a session of this server, within the connection limits.
-    /// A transport other than the Unix socket (WebSocket) passes its framing
-    /// and its own authorization; the session's handler is the framing's
-    /// (`SessionHandler` for lines, `WebSocketSessionHandler` after NIO's frame
-    /// decoder for messages).
-    func accept(
-        _ channel: any Channel, peer: PeerCredentials, framing: SessionFraming = .lines,
-        authorization: Authorization? = nil
-    ) throws {
-        if let refusal = admission.admit(uid: peer.uid, webSocket: framing == .messages) {
+    /// Makes `channel` a session of this server, within the connection limits,
+    /// on `transport` (which adds the session's handler and frames its messages).
+    func accept(_ channel: any Channel, peer: SessionPeer, transport: SessionTransport = .unixSocket) throws {
+        let key = transport.admissionKey(peer)
+        if let refusal = admission.admit(key) {
             refusals.refused(refusal.rawValue, metadata: ["peer": "\(peer)"])
-            return try channel.pipeline.syncOperations.addHandler(RefusingHandler(reason: "too-many-connections", framing: framing))
+            return try channel.pipeline.syncOperations.addHandler(
+                RefusingHandler(reason: "too-many-connections", transport: transport))
         }
-        channel.closeFuture.whenComplete { [admission] _ in admission.release(uid: peer.uid, webSocket: framing == .messages) }
+        channel.closeFuture.whenComplete { [admission] _ in admission.release(key) }
         let id = ClientID(nextClient.withLockedValue { value in
             defer { value += 1 }
             return "c\(value)"
@@ -178,27 +174,22 @@ package final class InsetServer: Service, Sendable {
             return batch
         }
         let connection = ClientConnection(
-            id: id, peer: peer, framing: framing, channel: channel, capacity: configuration.outboundCapacity, pendingFlushes: flushes,
-            logger: logger)
+            id: id, peer: peer, transport: transport, channel: channel, capacity: configuration.outboundCapacity,
+            pendingFlushes: flushes, logger: logger)
         registry.add(connection)
         channel.closeFuture.whenComplete { [registry] _ in registry.remove(id) }
         let session = ClientSession(
-            connection: connection, authorization: authorization ?? configuration.authorization, registry: registry,
+            connection: connection, authorization: configuration.authorization, registry: registry,
             events: continuation, refusals: refusals, logger: logger)
-        let pipeline = channel.pipeline.syncOperations
-        let timeout = configuration.limits.handshakeTimeout
-        switch framing {
-        case .lines:
-            try pipeline.addHandler(SessionHandler(session: session, lineLimit: configuration.lineLimit, handshakeTimeout: timeout))
-        case .messages:
-            try pipeline.addHandler(
-                WebSocketSessionHandler(
-                    session: session, messageLimit: configuration.lineLimit, handshakeTimeout: timeout, logger: logger))
-        }
+        try channel.pipeline.syncOperations.addHandler(
+            transport.sessionHandler(
+                session: session, messageLimit: configuration.lineLimit,
+                handshakeTimeout: configuration.limits.handshakeTimeout, logger: logger))
     }
 
-    /// The peer's credentials and groups as of its `connect()`.
-    private static func credentials(of channel: any Channel) -> EventLoopFuture<PeerCredentials> {
+    /// The peer's credentials and groups as of its `connect()`, nil when the
+    /// kernel's record could not be read.
+    private static func credentials(of channel: any Channel) -> EventLoopFuture<PeerCredentials?> {
         PeerCredentials.read(from: channel)
     }
 }

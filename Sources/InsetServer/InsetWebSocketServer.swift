@@ -10,9 +10,9 @@ import ServiceLifecycle
 /// The WebSocket transport of an `InsetServer`, for browser pages (insetd.js):
 /// one HTTP listener that upgrades to WebSocket and serves insetd.js and the
 /// demo. Each upgraded connection becomes a session of `server` through the
-/// same `accept` and `SessionHandler` the Unix socket uses (same messages,
-/// limits, validation and fan-out), with one message per text frame and no peer
-/// credentials.
+/// same `accept` the Unix socket uses (same `ClientSession`: messages, limits,
+/// validation and fan-out), on the WebSocket's `SessionTransport`: one message
+/// per text frame, and a peer known by its address alone.
 ///
 /// A separate `Service` so the daemon runs it only when configured; the server
 /// says `bye` to its WebSocket sessions with all the others at shutdown.
@@ -122,7 +122,7 @@ package final class InsetWebSocketServer: Service, Sendable {
                 // short as one frame, and the session's handler joins the rare
                 // fragmented one, so no session carries one more handler for it.
                 try server.accept(
-                    channel, peer: .webSocket, framing: .messages, authorization: .webSocket(control: control))
+                    channel, peer: .webPage(address: address), transport: .webSocket(control: control))
             })
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
             withServerUpgrade: (

@@ -19,21 +19,20 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
         self.groups = groups
     }
 
-    /// Who is behind an accepted channel. Without `SO_PEERCRED` nobody is
-    /// authorized for control commands (uid and gid are set to an impossible
-    /// value); without `SO_PEERGROUPS` only the uid and primary gid count.
-    static func read(from channel: any Channel) -> EventLoopFuture<PeerCredentials> {
-        let nobody = PeerCredentials(pid: 0, uid: .max, gid: .max)
+    /// Who is behind an accepted channel: nil without `SO_PEERCRED` (such a
+    /// peer is authorized for no control command); without `SO_PEERGROUPS`
+    /// only the uid and primary gid count.
+    static func read(from channel: any Channel) -> EventLoopFuture<PeerCredentials?> {
         guard let provider = channel as? any SocketOptionProvider else {
-            return channel.eventLoop.makeSucceededFuture(nobody)
+            return channel.eventLoop.makeSucceededFuture(nil)
         }
         let record: EventLoopFuture<PeerCredentialsRecord> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
         return record.flatMap { record in
             supplementaryGroups(from: provider).map {
-                PeerCredentials(pid: record.pid, uid: record.uid, gid: record.gid, groups: $0)
+                PeerCredentials(pid: record.pid, uid: record.uid, gid: record.gid, groups: $0) as PeerCredentials?
             }
-        }.recover { _ in nobody }
+        }.recover { _ in nil }
     }
 
     /// `SO_PEERGROUPS` through NIO, which passes a fixed-size buffer and keeps

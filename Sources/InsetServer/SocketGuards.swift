@@ -90,11 +90,11 @@ enum DescriptorLimit {
 final class RefusingHandler: ChannelInboundHandler, Sendable {
     typealias InboundIn = ByteBuffer
     let reason: String
-    let framing: SessionFraming
+    let transport: SessionTransport
 
-    init(reason: String, framing: SessionFraming = .lines) {
+    init(reason: String, transport: SessionTransport = .unixSocket) {
         self.reason = reason
-        self.framing = framing
+        self.transport = transport
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -111,20 +111,9 @@ final class RefusingHandler: ChannelInboundHandler, Sendable {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {}
 
     private func refuse(_ context: ChannelHandlerContext) {
-        let channel = context.channel
-        var bye = framing.wire(DaemonMessage.bye(reason: reason).lineBytes())
-        switch framing {
-        case .lines:
-            context.writeAndFlush(NIOAny(bye)).whenComplete { _ in channel.close(promise: nil) }
-        case .messages:
-            // A WebSocket peer expects a close frame: 1013, try again later.
-            // Then only our direction closes, so the peer's unread input does
-            // not turn the close into a reset that drops the bye.
-            WebSocketFrameWriter.appendClose(&bye, code: 1013)
-            context.writeAndFlush(NIOAny(bye), promise: nil)
-            context.close(mode: .output, promise: nil)
-            channel.eventLoop.scheduleTask(in: .milliseconds(500)) { channel.close(promise: nil) }
-        }
+        // A WebSocket's close code: 1013, try again later.
+        transport.finish(
+            context.channel, last: transport.framing.wire(DaemonMessage.bye(reason: reason).lineBytes()), code: 1013)
     }
 }
 

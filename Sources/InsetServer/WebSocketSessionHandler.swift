@@ -3,21 +3,6 @@ import Logging
 import NIOCore
 import NIOWebSocket
 
-extension PeerCredentials {
-    /// A WebSocket peer: there are no credentials to ask for, so nobody (uid and
-    /// gid are an impossible value, as for a socket whose credentials failed).
-    static let webSocket = PeerCredentials(pid: 0, uid: .max, gid: .max)
-}
-
-extension Authorization {
-    /// Who may send control commands over the WebSocket: with `control` every
-    /// WebSocket peer (the operator chose to trust the pages that may connect),
-    /// else nobody.
-    static func webSocket(control: Bool) -> Authorization {
-        control ? Authorization(uids: [PeerCredentials.webSocket.uid], gids: []) : Authorization(uids: [], gids: [])
-    }
-}
-
 /// A WebSocket's end of a session, as `SessionHandler` is the Unix socket's:
 /// hands the server's `ClientSession` one message per text frame, so a
 /// WebSocket session is a server session with another framing, not a second
@@ -121,13 +106,13 @@ final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandl
             var payload = frame.unmaskedData
             switch payload.readableBytes {
             case 0:
-                sendCloseAndClose(context: context, code: 1000)
+                finish(context: context, code: 1000)
             case 1:
                 protocolError(context: context)
             default:
                 let code = payload.readInteger(as: UInt16.self) ?? 0
                 guard Self.mayBeSent(closeCode: code) else { return protocolError(context: context) }
-                sendCloseAndClose(context: context, code: code)
+                finish(context: context, code: code)
             }
         default:
             // Reserved opcodes (RFC 6455 5.2): nothing an endpoint may send unasked.
@@ -166,7 +151,7 @@ final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandl
         fragments = nil
         guard !closeSent else { return }
         session.refused(what, reason: reason)
-        sendCloseAndClose(context: context, code: code)
+        finish(context: context, code: code)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -192,12 +177,17 @@ final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandl
         errorCaught(context: context, error: NIOWebSocketError.fragmentedControlFrame)
     }
 
-    /// The session closes (a `bye`, a too-slow client, shutdown): say so in a close
-    /// frame first, as a WebSocket peer expects.
+    /// The connection's graceful end (`SessionTransport.finish`) wrote our
+    /// close frame and now closes our direction: nothing more is written. Any
+    /// other close (the channel's own) still says so in a close frame first.
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-        if mode == .all, !closeSent, context.channel.isActive {
+        if mode == .output {
             closeSent = true
-            writeFrames(context: context, closeFrame(context: context, 1000), promise: nil)
+        } else if mode == .all, !closeSent, context.channel.isActive {
+            closeSent = true
+            var frame = context.channel.allocator.buffer(capacity: 4)
+            WebSocketFrameWriter.appendClose(&frame, code: 1000)
+            writeFrames(context: context, frame, promise: nil)
             context.flush()
         }
         context.close(mode: mode, promise: promise)
@@ -208,21 +198,16 @@ final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandl
         case NIOWebSocketError.invalidFrameLength:
             // The socket's rule for an over-long line: say why, then close this session only.
             guard !closeSent else { return }
-            session.refused("a message over the limit", reason: ErrorCode.lineTooLong.rawValue)
-            let line = DaemonMessage.error(
-                ProtocolError(.lineTooLong, "a message is longer than \(messageLimit) bytes; closing")
-            ).lineBytes()
-            writeFrames(context: context, SessionFraming.messages.wire(line), promise: nil)
-            sendCloseAndClose(context: context, code: 1009)
+            session.messageTooLong(limit: messageLimit)
         case ByteToMessageDecoderError.dataReceivedInErrorState:
             // The rest of what the peer sent after a frame error: discarded while
-            // the close below runs its course.
+            // the close runs its course.
             break
         case is NIOWebSocketError:
             guard !closeSent else { return }
             session.refused("a WebSocket protocol error", reason: "websocket-protocol-error")
             logger.debug("WebSocket protocol error; closing", metadata: ["error": "\(error)"])
-            sendCloseAndClose(context: context, code: 1002)
+            finish(context: context, code: 1002)
         default:
             // The connection itself failed (a reset, say): nobody to say anything to.
             session.failed(error)
@@ -230,25 +215,8 @@ final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandl
         }
     }
 
-    /// Closes after a frame error. The peer may still be sending (the rest of an
-    /// oversized message): closing a socket with unread input makes the kernel
-    /// send a reset, and a browser that gets one drops the frames it has not
-    /// read yet, our error among them. So: the close frame, then only our
-    /// direction (FIN), reading and discarding until the peer closes or 500 ms.
-    private func sendCloseAndClose(context: ChannelHandlerContext, code: UInt16) {
-        if !closeSent {
-            closeSent = true
-            writeFrames(context: context, closeFrame(context: context, code), promise: nil)
-        }
-        context.flush()
-        let channel = context.channel
-        context.close(mode: .output, promise: nil)
-        channel.eventLoop.scheduleTask(in: .milliseconds(500)) { channel.close(promise: nil) }
-    }
-
-    private func closeFrame(context: ChannelHandlerContext, _ code: UInt16) -> ByteBuffer {
-        var frame = context.channel.allocator.buffer(capacity: 4)
-        WebSocketFrameWriter.appendClose(&frame, code: code)
-        return frame
+    /// Ends the session after a frame error, with `code`, the transport's way.
+    private func finish(context: ChannelHandlerContext, code: UInt16) {
+        session.connection.transport.finish(context.channel, last: nil, code: code)
     }
 }

@@ -117,13 +117,46 @@ import Testing
     /// Over the cap, a page gets what a socket client gets, framed, and a close
     /// frame: 1013 (0x03F5), try again later.
     @Test func aRefusedPageGetsByeAndAClose() async throws {
-        let limits = ConnectionLimits(maximumConnections: 4096, maximumConnectionsPerUser: 0)
+        let limits = ConnectionLimits(maximumConnections: 0)
         try await withPage(limits: limits, hello: false) { _, _, page in
             let bye = await page.readFrame()
             #expect(bye?.opcode == 0x81)
             #expect(bye.map { String(decoding: $0.payload, as: UTF8.self) } == #"{"reason":"too-many-connections","type":"bye"}"#)
             #expect(await page.read(4) == [0x88, 2, 0x03, 0xF5])
         }
+    }
+
+    /// Pages may take three quarters of max-connections (3 of 4): the fourth is
+    /// refused though the total has room, and that room is the socket's.
+    @Test func pagesLeaveAQuarterOfTheConnectionsToTheSocket() async throws {
+        let running = try await RunningServer(limits: ConnectionLimits(maximumConnections: 4))
+        let (port, task) = try await webSocket(of: running)
+        defer { task.cancel() }
+        var pages: [PageClient] = []
+        for index in 0..<3 {
+            let page = try await PageClient.connect(port: port)
+            page.send(opcode: 0x1, Array(#"{"type":"hello","version":1}"#.utf8))
+            let welcome = await page.readFrame()
+            #expect(welcome.map { String(decoding: $0.payload, as: UTF8.self) }?.contains("welcome") == true, "page \(index)")
+            pages.append(page)
+        }
+        let fourth = try await PageClient.connect(port: port)
+        let bye = await fourth.readFrame()
+        #expect(bye.map { String(decoding: $0.payload, as: UTF8.self) } == #"{"reason":"too-many-connections","type":"bye"}"#)
+        #expect(await fourth.read(4) == [0x88, 2, 0x03, 0xF5])
+        _ = try await running.client()
+        await running.stop()
+    }
+
+    private func webSocket(of running: RunningServer) async throws -> (port: Int, task: Task<Void, any Error>) {
+        let web = InsetWebSocketServer(server: running.server, configuration: .init(host: "127.0.0.1", port: 0))
+        let task = Task { try await web.run() }
+        var port: Int?
+        for _ in 0..<200 where port == nil {
+            port = web.boundPort
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return (try #require(port), task)
     }
 
     /// A server, its WebSocket on a loopback port, a socket client and a page,
@@ -133,15 +166,9 @@ import Testing
         _ body: (RunningServer, LineClient?, PageClient) async throws -> Void
     ) async throws {
         let running = try await RunningServer(limits: limits)
-        let web = InsetWebSocketServer(server: running.server, configuration: .init(host: "127.0.0.1", port: 0))
-        let task = Task { try await web.run() }
+        let (port, task) = try await webSocket(of: running)
         defer { task.cancel() }
-        var port: Int?
-        for _ in 0..<200 where port == nil {
-            port = web.boundPort
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        let page = try await PageClient.connect(port: try #require(port))
+        let page = try await PageClient.connect(port: port)
         guard hello else {
             try await body(running, nil, page)
             return await running.stop()
