@@ -20,8 +20,8 @@ public enum DaemonRuntime {
     ///
     /// This is NIO's `unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor`
     /// with the hook reached by name (`CConcurrencyHook`) instead of `dlsym`,
-    /// which finds nothing in an executable linked with `--static-swift-stdlib`:
-    /// there NIO's take-over returned false and four libdispatch workers ran.
+    /// which finds nothing in an executable linked with `--static-swift-stdlib`
+    /// (there NIO's take-over returns false, and libdispatch's workers run).
     @discardableResult
     public static func takeOverConcurrency() -> Bool {
         NIOSingletons.groupLoopCountSuggestion = 1

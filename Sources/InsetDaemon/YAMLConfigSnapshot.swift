@@ -5,7 +5,7 @@ import Configuration
 ///
 /// Why not the library's `YAMLSnapshot`: it needs Yams and so Foundation, for one
 /// read of a small file (see `YAMLNode`). The rules are the same as that
-/// snapshot's, which insetd used before: YAML 1.1 resolution of plain scalars —
+/// snapshot's: YAML 1.1 resolution of plain scalars —
 /// `yes`/`on`/`true` are booleans, `0x1F`, `0o17`, `017` and `0b101` integers,
 /// `_` a digit separator, `.inf` and `.nan` doubles — and quoted scalars are
 /// always strings.

@@ -87,7 +87,7 @@ public enum JSONValue: Hashable, Sendable {
         }
         // As JSONSerialization writes a Double: Swift's shortest round-trip
         // form, whole numbers bare ("302", not "302.0"). Zero of either sign is
-        // "0", as the daemon's earlier encoder (a JSON round trip) wrote it.
+        // "0": a client never sees "-0".
         if number == 0 { return output.append(UInt8(ascii: "0")) }
         // Whole numbers (most geometry) without formatting a String.
         if number.rounded(.towardZero) == number, abs(number) < 1e15 { return write(Int(number), to: &output) }

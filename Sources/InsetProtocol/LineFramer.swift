@@ -34,7 +34,7 @@ public struct LineFramer: Sendable {
             let newline = chunk[start...].firstIndex(of: UInt8(ascii: "\n"))
             let segment = chunk[start..<(newline ?? chunk.count)]
             // Checked before copying: never more than `limit` bytes held. A
-            // carriage return counts, as it did when lines were read byte by byte.
+            // carriage return counts towards the limit, though it is dropped.
             guard buffer.count + segment.count <= limit else {
                 buffer = []
                 out.append(.tooLong)

@@ -66,7 +66,7 @@ struct SharedLine {
 }
 
 /// Writes server frames (RFC 6455 5.2): unmasked, unfragmented. Text frames
-/// for daemon messages, and the codec's control frames (pong, close).
+/// for daemon messages, and the session handler's control frames (pong, close).
 enum WebSocketFrameWriter {
     /// A header is at most 10 bytes: 2, plus 8 for a 64-bit length.
     static let maximumHeaderLength = 10

@@ -10,16 +10,16 @@ import NIOWebSocket
 /// pipeline left behind: NIO's upgrader also installs its frame encoder, which a
 /// pipeline cannot remove, and every session's writes and flushes would pass
 /// it, though nothing uses it (the session's messages are framed already,
-/// `SessionFraming.messages`). Here the session is the decoder, the codec and
-/// the server's `SessionHandler`: one handler fewer per session, in memory and
-/// on every write.
+/// `SessionFraming.messages`). Here a session's pipeline is the decoder and
+/// `WebSocketSessionHandler`: one handler fewer per session, in memory and on
+/// every write.
 final class WebSocketSessionUpgrader: HTTPServerProtocolUpgrader, Sendable {
     private let handshake: NIOWebSocketServerUpgrader
     private let maxFrameSize: Int
     private let makeSession: @Sendable (any Channel) throws -> Void
 
     /// `shouldUpgrade` answers with the extra response headers, or nil to
-    /// refuse; `makeSession` adds the session's handlers after the codec.
+    /// refuse; `makeSession` adds the session's handler after the frame decoder.
     init(
         maxFrameSize: Int,
         shouldUpgrade: @escaping @Sendable (any Channel, HTTPRequestHead) -> EventLoopFuture<HTTPHeaders?>,
