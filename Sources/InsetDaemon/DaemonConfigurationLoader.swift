@@ -40,77 +40,72 @@ public enum DaemonConfigurationLoader {
         var values = ConfigurationValues(reader: reader, layout: layout)
         var config = DaemonConfiguration.defaults
         config.screen = Size(
-            width: values.number("screen.width", default: config.screen.width, in: 100...20_000),
-            height: values.number("screen.height", default: config.screen.height, in: 100...20_000))
-        config.logLevel = values.choice("log-level", default: config.logLevel)
+            width: values.number(.screenWidth, default: config.screen.width, in: 100...20_000),
+            height: values.number(.screenHeight, default: config.screen.height, in: 100...20_000))
+        config.logLevel = values.choice(.logLevel, default: config.logLevel)
 
         var policy = config.pipeline.policy
-        policy.mode = values.choice("keyboard.mode", default: policy.mode)
-        policy.portraitHeight = values.number("keyboard.portrait-height", default: policy.portraitHeight, in: 1...5000)
-        policy.landscapeHeight = values.number("keyboard.landscape-height", default: policy.landscapeHeight, in: 1...5000)
-        policy.accessoryBarHeight = values.number(
-            "keyboard.accessory-bar-height", default: policy.accessoryBarHeight, in: 0...500)
+        policy.mode = values.choice(.keyboardMode, default: policy.mode)
+        policy.portraitHeight = values.number(.keyboardPortraitHeight, default: policy.portraitHeight, in: 1...5000)
+        policy.landscapeHeight = values.number(.keyboardLandscapeHeight, default: policy.landscapeHeight, in: 1...5000)
+        policy.accessoryBarHeight = values.number(.keyboardAccessoryBarHeight, default: policy.accessoryBarHeight, in: 0...500)
         policy.hardwareHoldOff = .milliseconds(
-            values.integer("keyboard.hardware-hold-off-ms", default: 200, in: 0...10_000))
-        policy.ignoreExternalKeyboards = values.flag(
-            "keyboard.ignore-external-keyboards", default: policy.ignoreExternalKeyboards)
+            values.integer(.keyboardHardwareHoldOffMs, default: 200, in: 0...10_000))
+        policy.ignoreExternalKeyboards = values.flag(.keyboardIgnoreExternalKeyboards, default: policy.ignoreExternalKeyboards)
         policy.animation = Animation(
-            duration: .milliseconds(values.integer("keyboard.animation-ms", default: 250, in: 0...5000)),
-            curve: values.choice("keyboard.animation-curve", default: policy.animation.curve))
+            duration: .milliseconds(values.integer(.keyboardAnimationMs, default: 250, in: 0...5000)),
+            curve: values.choice(.keyboardAnimationCurve, default: policy.animation.curve))
         config.pipeline.policy = policy
-        config.pipeline.filterWindow = .milliseconds(values.integer("filter.window-ms", default: 100, in: 0...5000))
+        config.pipeline.filterWindow = .milliseconds(values.integer(.filterWindowMs, default: 100, in: 0...5000))
         config.pipeline.navigationThreshold = .milliseconds(
-            values.integer("filter.navigation-threshold-ms", default: 300, in: 0...10_000))
+            values.integer(.filterNavigationThresholdMs, default: 300, in: 0...10_000))
 
-        config.ueventSource = values.choice("input.uevent-source", default: config.ueventSource)
-        config.classifier.allow = values.list("input.allow", default: [], parseDeviceMatch)
-        config.classifier.deny = values.list("input.deny", default: [], parseDenyMatch)
-        config.classifier.countVirtualKeyboards = values.flag("input.count-virtual-keyboards", default: false)
-        config.classifier.hotkeys = values.list("input.hotkeys", default: config.classifier.hotkeys) {
+        config.ueventSource = values.choice(.inputUeventSource, default: config.ueventSource)
+        config.classifier.allow = values.list(.inputAllow, default: [], parseDeviceMatch)
+        config.classifier.deny = values.list(.inputDeny, default: [], parseDenyMatch)
+        config.classifier.countVirtualKeyboards = values.flag(.inputCountVirtualKeyboards, default: false)
+        config.classifier.hotkeys = values.list(.inputHotkeys, default: config.classifier.hotkeys) {
             text throws(ConfigurationValueError) in try parseHotkey(text)
         }
-        config.controlUsers = values.list("server.control-users", default: config.controlUsers) { $0 }
-        config.controlGroups = values.list("server.control-groups", default: config.controlGroups) { $0 }
-        config.outboundQueue = values.integer("server.outbound-queue", default: config.outboundQueue, in: 8...1_000_000)
-        config.connectionLimits.maximumConnections = values.integer(
-            "server.max-connections", default: config.connectionLimits.maximumConnections, in: 1...1_000_000)
-        config.connectionLimits.maximumConnectionsPerUser = values.integer(
-            "server.max-connections-per-user", default: config.connectionLimits.maximumConnectionsPerUser, in: 1...1_000_000)
-        config.connectionLimits.handshakeTimeout = .milliseconds(values.integer(
-            "server.hello-timeout-ms", default: Int(config.connectionLimits.handshakeTimeout.totalNanoseconds / 1_000_000),
+        config.controlUsers = values.list(.serverControlUsers, default: config.controlUsers) { $0 }
+        config.controlGroups = values.list(.serverControlGroups, default: config.controlGroups) { $0 }
+        config.outboundQueue = values.integer(.serverOutboundQueue, default: config.outboundQueue, in: 8...1_000_000)
+        config.connectionLimits.maximumConnections = values.integer(.serverMaxConnections, default: config.connectionLimits.maximumConnections, in: 1...1_000_000)
+        config.connectionLimits.maximumConnectionsPerUser = values.integer(.serverMaxConnectionsPerUser, default: config.connectionLimits.maximumConnectionsPerUser, in: 1...1_000_000)
+        config.connectionLimits.handshakeTimeout = .milliseconds(values.integer(.serverHelloTimeoutMs, default: Int(config.connectionLimits.handshakeTimeout.totalNanoseconds / 1_000_000),
             in: 100...10_000))
-        config.trace.path = values.text("trace.path", default: config.trace.path)
-        config.trace.outputPath = values.text("trace.output-path", default: config.trace.outputPath)
-        config.trace.maxBytes = values.integer("trace.max-bytes", default: config.trace.maxBytes, in: 4096...(1 << 40))
-        config.trace.whenFull = values.choice("trace.when-full", default: config.trace.whenFull)
-        config.trace.keep = values.integer("trace.keep", default: config.trace.keep, in: 0...100)
-        if let listen = values.text("websocket.listen", default: nil) {
+        config.trace.path = values.text(.tracePath, default: config.trace.path)
+        config.trace.outputPath = values.text(.traceOutputPath, default: config.trace.outputPath)
+        config.trace.maxBytes = values.integer(.traceMaxBytes, default: config.trace.maxBytes, in: 4096...(1 << 40))
+        config.trace.whenFull = values.choice(.traceWhenFull, default: config.trace.whenFull)
+        config.trace.keep = values.integer(.traceKeep, default: config.trace.keep, in: 0...100)
+        if let listen = values.text(.websocketListen, default: nil) {
             do throws(ConfigurationValueError) {
                 config.webSocket.listen = try WebSocketSettings.ListenAddress(parsing: listen)
             } catch {
-                let position = layout?.values["websocket.listen"]
+                let position = layout?.values[ConfigurationKey.websocketListen.rawValue]
                 values.problems.append(
-                    .init(key: "websocket.listen", value: listen, why: error.why, line: position?.line, column: position?.column))
+                    .init(key: ConfigurationKey.websocketListen.rawValue, value: listen, why: error.why, line: position?.line, column: position?.column))
             }
         }
-        config.webSocket.allowRemote = values.flag("websocket.allow-remote", default: config.webSocket.allowRemote)
-        config.webSocket.origins = values.list("websocket.origins", default: config.webSocket.origins) {
+        config.webSocket.allowRemote = values.flag(.websocketAllowRemote, default: config.webSocket.allowRemote)
+        config.webSocket.origins = values.list(.websocketOrigins, default: config.webSocket.origins) {
             text throws(ConfigurationValueError) in try WebSocketSettings.parseOrigin(text)
         }
-        config.webSocket.control = values.flag("websocket.control", default: config.webSocket.control)
+        config.webSocket.control = values.flag(.websocketControl, default: config.webSocket.control)
         if let listen = config.webSocket.listen, !listen.isLoopback, !config.webSocket.allowRemote {
-            let position = layout?.values["websocket.listen"]
+            let position = layout?.values[ConfigurationKey.websocketListen.rawValue]
             values.problems.append(
                 .init(
-                    key: "websocket.listen", value: "\(listen)",
+                    key: ConfigurationKey.websocketListen.rawValue, value: "\(listen)",
                     why: "is not a loopback address; set websocket.allow-remote: true to listen on it",
                     line: position?.line, column: position?.column))
         }
         if config.trace.outputPath != nil && config.trace.path == nil {
-            let position = layout?.values["trace.output-path"]
+            let position = layout?.values[ConfigurationKey.traceOutputPath.rawValue]
             values.problems.append(
                 .init(
-                    key: "trace.output-path", value: config.trace.outputPath!, why: "needs trace.path as well",
+                    key: ConfigurationKey.traceOutputPath.rawValue, value: config.trace.outputPath!, why: "needs trace.path as well",
                     line: position?.line, column: position?.column))
         }
         // In the file's order, as a person reads it; problems without a position last.
@@ -188,7 +183,8 @@ struct ConfigurationValues {
         problems.append(.init(key: key, value: raw(key) ?? "", why: why, line: position?.line, column: position?.column))
     }
 
-    mutating func number(_ key: String, default value: Double, in range: ClosedRange<Double>) -> Double {
+    mutating func number(_ setting: ConfigurationKey, default value: Double, in range: ClosedRange<Double>) -> Double {
+        let key = setting.rawValue
         guard raw(key) != nil else { return value }
         guard let number = reader.double(forKey: ConfigKey(key)) else {
             problem(key, "is not a number")
@@ -201,7 +197,8 @@ struct ConfigurationValues {
         return number
     }
 
-    mutating func integer(_ key: String, default value: Int, in range: ClosedRange<Int>) -> Int {
+    mutating func integer(_ setting: ConfigurationKey, default value: Int, in range: ClosedRange<Int>) -> Int {
+        let key = setting.rawValue
         guard raw(key) != nil else { return value }
         guard let number = reader.int(forKey: ConfigKey(key)) else {
             problem(key, "is not a whole number")
@@ -215,12 +212,14 @@ struct ConfigurationValues {
     }
 
     /// A path or name; an empty string counts as absent.
-    mutating func text(_ key: String, default value: String?) -> String? {
+    mutating func text(_ setting: ConfigurationKey, default value: String?) -> String? {
+        let key = setting.rawValue
         guard let text = raw(key) else { return value }
         return text.isEmpty ? nil : text
     }
 
-    mutating func flag(_ key: String, default value: Bool) -> Bool {
+    mutating func flag(_ setting: ConfigurationKey, default value: Bool) -> Bool {
+        let key = setting.rawValue
         guard raw(key) != nil else { return value }
         guard let flag = reader.bool(forKey: ConfigKey(key)) else {
             problem(key, "is not true or false")
@@ -229,8 +228,9 @@ struct ConfigurationValues {
         return flag
     }
 
-    mutating func choice<T: RawRepresentable & CaseIterable>(_ key: String, default value: T) -> T
+    mutating func choice<T: RawRepresentable & CaseIterable>(_ setting: ConfigurationKey, default value: T) -> T
     where T.RawValue == String {
+        let key = setting.rawValue
         guard let text = raw(key) else { return value }
         guard let choice = T(rawValue: text) else {
             problem(key, "is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -239,7 +239,8 @@ struct ConfigurationValues {
         return choice
     }
 
-    mutating func list<T>(_ key: String, default value: [T], _ parse: (String) throws(ConfigurationValueError) -> T) -> [T] {
+    mutating func list<T>(_ setting: ConfigurationKey, default value: [T], _ parse: (String) throws(ConfigurationValueError) -> T) -> [T] {
+        let key = setting.rawValue
         guard raw(key) != nil else { return value }
         guard let items = reader.stringArray(forKey: ConfigKey(key)) else {
             problem(key, "is not a list")
