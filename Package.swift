@@ -59,7 +59,7 @@ let package = Package(
         .target(
             name: "InsetServer",
             dependencies: [
-                "InsetCore", "InsetProtocol", .product(name: "Logging", package: "swift-log"),
+                "InsetCore", "InsetProtocol", "InsetSocket", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // The WebSocket transport for browser pages (insetd.js).
@@ -81,7 +81,7 @@ let package = Package(
         .target(
             name: "InsetDaemon",
             dependencies: [
-                "InsetCore", "InsetInput", "InsetProtocol", "InsetServer", "InsetTrace",
+                "InsetCore", "InsetInput", "InsetProtocol", "InsetServer", "InsetSocket", "InsetTrace",
                 .product(name: "Configuration", package: "swift-configuration"),
                 "CLibyaml", "CConcurrencyHook",
                 .product(name: "Logging", package: "swift-log"),
@@ -100,7 +100,7 @@ let package = Package(
             name: "insetctl",
             dependencies: [
                 "InsetTrace", "InsetCore", "InsetProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                "InsetVersion", "InsetInput",
+                "InsetVersion", "InsetInput", "InsetSocket",
             ]
         ),
         // D-Bus through libsystemd's sd-bus (a non-variadic shim; Swift cannot call C varargs),
@@ -108,10 +108,14 @@ let package = Package(
         .systemLibrary(name: "CSdBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "DBus", dependencies: ["CSdBus"]),
         // The OSK bridge: follows insetd's keyboard and drives squeekboard, wvkbd, KWin or GNOME.
-        .target(name: "InsetOSK", dependencies: ["DBus", "InsetCore", "InsetProtocol"]),
+        .target(name: "InsetOSK", dependencies: ["DBus", "InsetCore", "InsetProtocol", "InsetSocket"]),
+        // Unix sockets (the one sockaddr_un set-up, errors with errno) and where insetd's socket is.
+        .target(name: "InsetSocket"),
         .executableTarget(
             name: "insetd-osk",
-            dependencies: ["InsetOSK", "InsetVersion", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "InsetOSK", "InsetSocket", "InsetVersion", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // Every binary's --version, generated from scripts/version at build time.
         .target(name: "InsetVersion", plugins: ["VersionPlugin"]),
@@ -119,7 +123,7 @@ let package = Package(
         .plugin(name: "WebAssetsPlugin", capability: .buildTool()),
         // Emulated input hardware: device fixtures generated from code, a umockdev
         // testbed, and child processes. Only tests, Benchmarks/ and insetd-testbed depend on it.
-        .target(name: "InputTestbed", dependencies: ["InsetInput", "CUMockdev", "CLibevdev"]),
+        .target(name: "InputTestbed", dependencies: ["InsetInput", "InsetSocket", "CUMockdev", "CLibevdev"]),
         // The testers' command line over InputTestbed: run a command beside emulated devices, drive them.
         .executableTarget(
             name: "insetd-testbed",
@@ -154,11 +158,12 @@ let package = Package(
         .testTarget(
             name: "InsetDaemonTests",
             dependencies: [
-                "InsetDaemon", "InsetCore", "InsetServer", "InputTestbed",
+                "InsetDaemon", "InsetCore", "InsetServer", "InputTestbed", "InsetSocket",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
-        .testTarget(name: "InsetClientTests", dependencies: ["InsetClient", "InsetCore", "InsetProtocol", "InputTestbed"]),
+        .testTarget(
+            name: "InsetClientTests", dependencies: ["InsetClient", "InsetCore", "InsetProtocol", "InputTestbed", "InsetSocket"]),
         .testTarget(
             name: "InsetServerTests",
             dependencies: [

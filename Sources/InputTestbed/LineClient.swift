@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import InsetSocket
 
 /// A minimal client for tests: connects to a Unix socket, writes lines, reads
 /// lines with a timeout. Deliberately not the project's client library, so

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import InsetSocket
 
 /// What a process inside `insetd-testbed run` asks of the process that owns the
 /// testbed. umockdev only lets a process under its preload that holds the

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+import InsetSocket
 
 /// `sd_notify` without libsystemd: one datagram per state change to the socket
 /// named by `NOTIFY_SOCKET` (a path, or `@name` in the abstract namespace).
@@ -21,26 +22,12 @@ public struct SystemdNotifier: Sendable {
     @discardableResult
     public func notify(_ lines: String...) -> Bool {
         guard let path, !path.isEmpty else { return false }
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var bytes = Array(path.utf8)
-        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }
-        let length = withUnsafeMutableBytes(of: &address.sun_path) { raw -> Int in
-            let count = min(bytes.count, raw.count - 1)
-            raw.copyBytes(from: bytes.prefix(count))
-            return count
+        do {
+            try UnixSocket.sendDatagram(Array(lines.joined(separator: "\n").utf8), to: path)
+            return true
+        } catch {
+            return false
         }
-        let message = Array(lines.joined(separator: "\n").utf8)
-        let addressLength = socklen_t(MemoryLayout<sa_family_t>.size + length)
-        let sent = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                message.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, 0, address, addressLength) }
-            }
-        }
-        return sent == message.count
     }
 
     /// CLOCK_MONOTONIC in microseconds, for `MONOTONIC_USEC=` beside `RELOADING=1`
@@ -79,21 +66,15 @@ public enum SocketActivation {
     }
 }
 
-/// Where insetd binds its socket when systemd did not pass one: `--socket`, else
-/// `$RUNTIME_DIRECTORY/insetd.sock`, else `/run/insetd/insetd.sock` for root or
-/// `$XDG_RUNTIME_DIR/insetd.sock` for a user.
+/// Where insetd binds its socket when systemd did not pass one
+/// (`InsetdSocketPath.forDaemon`); as root it makes /run/insetd first.
 public enum SocketLocation {
     public static func resolve(explicit: String?, environment: [String: String], uid: UInt32) throws -> String {
-        if let explicit { return explicit }
-        if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first {
-            return "\(runtime)/insetd.sock"
+        guard let path = InsetdSocketPath.forDaemon(explicit: explicit, environment: environment, uid: uid) else {
+            throw SocketLocationError()
         }
-        if uid == 0 {
-            mkdir("/run/insetd", 0o755)
-            return "/run/insetd/insetd.sock"
-        }
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return "\(runtime)/insetd.sock" }
-        throw SocketLocationError()
+        if explicit == nil, path == InsetdSocketPath.system { mkdir("/run/insetd", 0o755) }
+        return path
     }
 }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import DBus
+import InsetSocket
 
 /// Why a backend could not reach or drive its on-screen keyboard, as one line a
 /// person can act on (the bridge logs it once and retries with back-off).
@@ -59,32 +60,14 @@ struct Backoff {
     }
 }
 
-/// A blocking, close-on-exec Unix stream socket connected to `path`: the one
-/// `sockaddr_un` set-up for the bridge's two sockets (insetd's and sway's IPC).
-/// A refused or missing socket is `absent` (its owner is not running); errors
-/// start with `prefix` (say, "sway: ") where the caller's context does not name it.
+/// A blocking Unix stream socket connected to `path`, for the bridge's two
+/// sockets (insetd's and sway's IPC). A refused or missing socket is `absent`
+/// (its owner is not running); errors start with `prefix` (say, "sway: ")
+/// where the caller's context does not name it.
 func connectUnixSocket(_ path: String, prefix: String = "") throws(OSKError) -> Int32 {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { throw OSKError("\(prefix)socket: \(String(cString: strerror(errno)))") }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-        close(fd)
-        throw OSKError("\(prefix)socket path \(path) is too long")
+    do {
+        return try UnixSocket.connect(path)
+    } catch {
+        throw OSKError("\(prefix)\(error)", absent: error.nobodyListens)
     }
-    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-        buffer.copyBytes(from: bytes)
-        buffer[bytes.count] = 0
-    }
-    let result = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    guard result == 0 else {
-        let error = errno
-        close(fd)
-        throw OSKError(
-            "\(prefix)connect \(path): \(String(cString: strerror(error)))", absent: error == ENOENT || error == ECONNREFUSED)
-    }
-    return fd
 }

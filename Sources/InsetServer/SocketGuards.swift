@@ -1,4 +1,5 @@
 import Glibc
+import InsetSocket
 import InsetProtocol
 import Logging
 import NIOCore
@@ -31,22 +32,12 @@ enum StaleSocket {
     /// Connects without blocking: 0 or the errno (EAGAIN: a listener whose
     /// queue is full, which is still a live listener).
     private static func probe(_ path: String) -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { return errno }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return ENAMETOOLONG }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in bytes.enumerated() { buffer[index] = byte }
+        do {
+            close(try UnixSocket.connect(path, nonBlocking: true))
+            return 0
+        } catch {
+            return error.errno
         }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        return result == 0 ? 0 : errno
     }
 }
 

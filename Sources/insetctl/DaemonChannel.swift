@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import InsetProtocol
+import InsetSocket
 
 /// insetctl's connection to insetd: a blocking line channel with timeouts, and
 /// errors that name the socket and say what to do.
@@ -12,21 +13,13 @@ final class DaemonChannel {
     /// Connects and says hello; returns once the welcome arrived.
     init(path: String, timeout: Double = 5) throws {
         self.path = path
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        do {
+            fd = try UnixSocket.connect(path)
+        } catch where error.errno == ENAMETOOLONG {
             throw CtlError("socket path is too long: \(path)")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard rc == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
+        } catch {
             throw CtlError(
-                "cannot connect to \(path): \(reason). Is insetd running (systemctl status insetd.socket)? "
+                "cannot connect to \(path): \(error.reason). Is insetd running (systemctl status insetd.socket)? "
                     + "Use --socket PATH or INSETD_SOCKET for another socket; permission errors mean you are not in the socket's group.")
         }
         send(ClientRequest(message: .hello(versions: supportedProtocolVersions, client: "insetctl")))

@@ -3,20 +3,13 @@ import ArgumentParser
 import Foundation
 import InsetVersion
 import InsetProtocol
+import InsetSocket
 
 struct SocketOptions: ParsableArguments {
-    @Option(name: .long, help: "insetd's socket (default: $INSETD_SOCKET, $XDG_RUNTIME_DIR/insetd.sock, /run/insetd/insetd.sock).")
+    @Option(name: .long, help: "insetd's socket (default: \(InsetdSocketPath.clientHelp)).")
     var socket: String?
 
-    var path: String {
-        if let socket { return socket }
-        let environment = ProcessInfo.processInfo.environment
-        if let explicit = environment["INSETD_SOCKET"] { return explicit }
-        if let runtime = environment["XDG_RUNTIME_DIR"], FileManager.default.fileExists(atPath: "\(runtime)/insetd.sock") {
-            return "\(runtime)/insetd.sock"
-        }
-        return "/run/insetd/insetd.sock"
-    }
+    var path: String { InsetdSocketPath.forClient(explicit: socket, environment: ProcessInfo.processInfo.environment) }
 
     func connect() throws -> DaemonChannel { try DaemonChannel(path: path) }
 }

@@ -3,6 +3,7 @@ import ArgumentParser
 import InsetVersion
 import Foundation
 import InsetOSK
+import InsetSocket
 
 extension BackendKind: ExpressibleByArgument {}
 
@@ -21,7 +22,7 @@ struct InsetdOSK: ParsableCommand {
     @Option(help: "Which OSK to drive: squeekboard, wvkbd, kwin, gnome, or auto (the first one present).")
     var backend: BackendKind = .auto
 
-    @Option(help: "insetd's socket (default: $INSETD_SOCKET, else /run/insetd/insetd.sock).")
+    @Option(help: "insetd's socket (default: \(InsetdSocketPath.clientHelp)).")
     var socket: String?
 
     @Option(name: .customLong("wvkbd-pid"), help: "wvkbd's process id.")
@@ -62,7 +63,7 @@ struct InsetdOSK: ParsableCommand {
         options.wvkbdUnit = wvkbdUnit
         options.wvkbdHeights = heights
         options.squeekboardFollowsSetting = !keepGnomeSetting
-        let path = socket ?? ProcessInfo.processInfo.environment["INSETD_SOCKET"] ?? "/run/insetd/insetd.sock"
+        let path = InsetdSocketPath.forClient(explicit: socket, environment: ProcessInfo.processInfo.environment)
         Bridge(configuration: BridgeConfiguration(backend: backend, socketPath: path, options: options, log: BridgeLog(debug: verbose))).run()
     }
 }

@@ -4,6 +4,7 @@ import InputTestbed
 import InsetClient
 import InsetCore
 import Testing
+import InsetSocket
 
 /// systemd's socket activation, played by the test: it owns the listening
 /// socket and hands it to each insetd it starts, so connections made while the

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import InputTestbed
 import Testing
+import InsetSocket
 
 /// The real insetd binary on the real system (no input devices here).
 @Suite struct DaemonBehaviourTests {

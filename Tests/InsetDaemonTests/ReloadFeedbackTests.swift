@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import InputTestbed
 import Testing
+import InsetSocket
 
 /// `insetctl reload` and SIGHUP against the real insetd binary: what changed,
 /// what needs a restart, a bad file's errors with the running configuration

@@ -3,6 +3,7 @@ import InputTestbed
 import Testing
 
 @testable import InsetDaemon
+import InsetSocket
 
 @Suite struct SystemdIntegrationTests {
     @Test(arguments: [
