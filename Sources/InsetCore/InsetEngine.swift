@@ -32,9 +32,6 @@ public struct InsetEngine: Sendable {
     /// The last adjustment published for `id`.
     public func adjustment(of id: ViewID) -> ViewAdjustment? { positions[id].flatMap { states[$0].published } }
 
-    /// The frame `id` was last described with.
-    public func frame(of id: ViewID) -> Rect? { positions[id].map { states[$0].description.frame } }
-
     /// Adds (or replaces) a view. It gets the current keyboard state at once,
     /// unanimated, as a view pushed while the keyboard is up must.
     public mutating func register(_ id: ViewID, _ description: ViewDescription) -> ViewAdjustment {

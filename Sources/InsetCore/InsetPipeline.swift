@@ -219,7 +219,7 @@ public struct InsetPipeline: Sendable {
     private mutating func update(_ id: ViewID, _ description: ViewDescription, into out: inout Outputs) {
         let keepsOffset = engine.adjustment(of: id)?.contentOffset == description.contentOffset
         var adjustment: ViewAdjustment?
-        if let transition, engine.frame(of: id) != description.frame {
+        if let transition, engine.description(of: id)?.frame != description.frame {
             adjustment = (try? engine.resize(id, description, animation: transition.animation)) ?? nil
             if focusedView == id {
                 if let scrolled = scrollFocusedField(animation: transition.animation) { adjustment = scrolled }

@@ -61,13 +61,8 @@ import Testing
     /// of the view it was published for; returns the final pipeline and instant and
     /// every output.
     static func run(_ operations: [Operation]) -> (InsetPipeline, Instant, [PipelineOutput]) {
-        var screen = portrait
-        var pipeline = InsetPipeline(screen: screen)
-        var descriptions: [ViewID: ViewDescription] = [:]
-        var now = Instant.zero
         var outputs: [PipelineOutput] = []
-
-        func check(_ step: PipelineStep) {
+        var script = PipelineScript { step, _, descriptions in
             outputs += step.outputs.map(\.output)
             for case .adjustment(let adjustment) in step.outputs.map(\.output) {
                 guard let view = descriptions[adjustment.view] else { continue }
@@ -82,66 +77,9 @@ import Testing
                 #expect(xRange.contains(adjustment.contentOffset.x), "x out of range: \(adjustment)")
             }
         }
-        func send(_ event: PipelineEvent) {
-            check(pipeline.advance(to: now))
-            if case .register(let id, let view) = event { descriptions[id] = view }
-            if case .update(let id, let view) = event, descriptions[id] != nil { descriptions[id] = view }
-            do {
-                check(try pipeline.handle(event, now: now))
-            } catch {
-                if case .unknownView(let id) = error { descriptions[id] = nil }
-            }
-        }
-
-        for (id, view) in views(for: screen) { send(.register(id, view)) }
-        for op in operations {
-            now = now + .milliseconds(op.delay)
-            let ids = descriptions.keys.sorted()
-            let target = ids.isEmpty ? ViewID(client: ClientID("a"), name: "form") : ids[op.a % ids.count]
-            switch op.kind {
-            case 0: send(.focus(target, field: Rect(x: 0, y: Double(op.b * 2), width: 100, height: 44)))
-            case 1: send(.blur(pipeline.focusedView ?? target))
-            case 2: send(.command([KeyboardCommand.show, .hide, .toggle][op.b % 3]))
-            case 3:
-                send(
-                    op.b % 2 == 0
-                        ? .keyboardAttached(id: "kb\(op.a % 2)", placement: op.a % 4 < 2 ? .internal : .external)
-                        : .keyboardDetached(id: "kb\(op.a % 2)"))
-            case 4: send(.tabletMode(op.b % 2 == 0))
-            case 5:
-                if var view = descriptions[target] {
-                    view.contentOffset = Point(x: Double(op.a - 500), y: Double(op.b * 3 - 500))
-                    view.contentSize.height = Double(100 + op.b * 2)
-                    send(.update(target, view))
-                }
-            case 6:
-                let rect = Rect(x: Double(op.a % 300), y: Double(op.b * 2), width: 80, height: Double(op.a % 90))
-                send(.scrollToVisible(ScrollRequest(view: target, rect: rect, margin: op.a % 3 == 0 ? nil : 20)))
-            case 7:
-                screen = screen == portrait ? landscape : portrait
-                send(.transition(duration: .milliseconds(Int64(op.b % 500)), screen: screen))
-                for (id, view) in views(for: screen) where descriptions[id] != nil {
-                    var rotated = view
-                    rotated.contentOffset = descriptions[id]!.contentOffset
-                    send(.update(id, rotated))
-                }
-            case 8: send(.transition(duration: .milliseconds(350), screen: nil))
-            case 9: send(.interactiveDismiss(pipeline.focusedView ?? target))
-            case 10:
-                let frame = Rect(x: 20, y: Double(op.b % 400), width: 300, height: Double(100 + op.a % 300))
-                send(.floatingFrame(op.a % 3 == 0 ? nil : frame))
-            case 11:
-                if descriptions[target] != nil {
-                    send(.unregister(target))
-                    descriptions[target] = nil
-                } else if let view = views(for: screen).first(where: { $0.0 == target }) {
-                    send(.register(view.0, view.1))
-                }
-            default: send(.mode([KeyboardMode.auto, .always, .never][op.b % 3]))
-            }
-        }
-        check(pipeline.advance(to: now + .seconds(10)))
-        return (pipeline, now + .seconds(10), outputs)
+        for op in operations { script.apply(op) }
+        script.settle()
+        return (script.pipeline, script.now, outputs)
     }
 
     @Test func noPublishedOffsetIsEverOutsideTheLegalRange() async {
