@@ -15,18 +15,8 @@ func validate(_ arguments: [String]) async throws -> (status: Int32, output: Str
 }
 
 @Suite struct ProtocolDocumentTests {
-    static let markdown = try! String(contentsOf: repositoryRoot.appendingPathComponent("docs/PROTOCOL.md"), encoding: .utf8)
 
-    static func examples(_ role: String) -> [String] {
-        var result: [String] = []
-        var inBlock = false
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "```json \(role)" { inBlock = true } else if line.hasPrefix("```") { inBlock = false } else if inBlock {
-                result.append(String(line))
-            }
-        }
-        return result
-    }
+    static func examples(_ role: String) -> [String] { try! ProtocolDocument.examples(role) }
 
     @Test func everyExampleValidatesAgainstTheSchema() async throws {
         let result = try await validate([repositoryRoot.appendingPathComponent("docs/PROTOCOL.md").path])

@@ -1,4 +1,5 @@
 import Foundation
+import InputTestbed
 import InsetCore
 import Testing
 
@@ -7,16 +8,7 @@ import Testing
 /// The `events` topic on the wire: PROTOCOL.md's examples and the daemon's own
 /// encoding validate against the schema, and the topic decodes.
 @Suite struct TimelineProtocolTests {
-    static var documented: [String] {
-        var lines: [String] = []
-        var inBlock = false
-        for line in ProtocolDocumentTests.markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "```json timeline" { inBlock = true } else if line.hasPrefix("```") { inBlock = false } else if inBlock {
-                lines.append(String(line))
-            }
-        }
-        return lines
-    }
+    static var documented: [String] { try! ProtocolDocument.examples("timeline") }
 
     static func validateAsDaemonMessages(_ lines: [String]) async throws -> (status: Int32, output: String) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("insetd-timeline-\(UUID().uuidString).jsonl")

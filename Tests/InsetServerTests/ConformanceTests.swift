@@ -11,17 +11,7 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    static func examples(_ role: String) throws -> [String] {
-        let markdown = try String(contentsOf: root.appendingPathComponent("docs/PROTOCOL.md"), encoding: .utf8)
-        var result: [String] = []
-        var inBlock = false
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "```json \(role)" { inBlock = true } else if line.hasPrefix("```") { inBlock = false } else if inBlock {
-                result.append(String(line))
-            }
-        }
-        return result
-    }
+    static func examples(_ role: String) throws -> [String] { try ProtocolDocument.examples(role) }
 
     /// Reads lines until none arrives for `quiet`.
     static func drain(_ client: LineClient, into lines: inout [String]) async {
