@@ -35,6 +35,10 @@ final class DaemonCore {
     /// The view whose field has focus, as clients last said: the client that
     /// loses it to another client's field is told (`focusLost`).
     private var focused: ViewID?
+    /// Where each client's window is on the screen (its `window` message; none
+    /// said: at 0,0). A client describes its views in its window's coordinates;
+    /// the pipeline gets them in screen coordinates, where the keyboard is.
+    private var windows: [ClientID: Rect] = [:]
     /// Records every input of the pipeline and its outputs (`--trace`).
     private let tracer: TraceRecorder?
     /// Starts reading the configuration file for a client's `reload` (the read
@@ -161,6 +165,7 @@ final class DaemonCore {
             outbox.send(.welcome(version: version, client: client.rawValue, state: snapshot, id: id), to: client)
         case .left(let id):
             if focused?.client == id { focused = nil }
+            windows[id] = nil
             timeline.remove(id)
             feed(.clientGone(id), from: .client(id))
             bridgeLeft(id)
@@ -204,10 +209,13 @@ final class DaemonCore {
         case .reload:
             reloadRequested(client, request.id)
             return
+        case .window(let frame):
+            moveWindow(of: client, to: frame)
+            return acknowledge()
         default:
             break
         }
-        guard let event = request.message.pipelineEvent(for: client) else { return acknowledge() }
+        guard let event = onScreen(request.message, from: client).pipelineEvent(for: client) else { return acknowledge() }
         do {
             try step(event, from: .client(client))
             if case .policy(let mode) = request.message {
@@ -222,6 +230,38 @@ final class DaemonCore {
             reply(.error(ProtocolError(code, error.description, id: request.id)))
         }
     }
+    /// A view's frame as the pipeline measures it: in screen coordinates, moved
+    /// by the origin of its client's window.
+    private func onScreen(_ message: ClientMessage, from client: ClientID) -> ClientMessage {
+        guard let window = windows[client], window.minX != 0 || window.minY != 0 else { return message }
+        switch message {
+        case .register(var wire):
+            wire.description.frame = wire.description.frame.offsetBy(dx: window.minX, dy: window.minY)
+            return .register(wire)
+        case .update(var wire):
+            wire.description.frame = wire.description.frame.offsetBy(dx: window.minX, dy: window.minY)
+            return .update(wire)
+        default:
+            return message
+        }
+    }
+
+    /// The client's window moved (or was first placed): its views move with it,
+    /// each by an update that keeps the offset insetd published, so the focused
+    /// field stays in view against the keyboard's new overlap.
+    private func moveWindow(of client: ClientID, to frame: Rect) {
+        let old = windows[client]?.origin ?? Point(x: 0, y: 0)
+        windows[client] = frame
+        let dx = frame.minX - old.x, dy = frame.minY - old.y
+        guard dx != 0 || dy != 0 else { return }
+        for id in pipeline.engine.viewIDs where id.client == client {
+            guard var description = pipeline.engine.description(of: id) else { continue }
+            description.frame = description.frame.offsetBy(dx: dx, dy: dy)
+            description.contentOffset = pipeline.engine.adjustment(of: id)?.contentOffset ?? description.contentOffset
+            feed(.update(id, description), from: .client(client))
+        }
+    }
+
     private func trackFocus(_ message: ClientMessage, from client: ClientID) {
         switch message {
         case .focus(let name, _):

@@ -79,6 +79,7 @@ public enum ClientMessageDecoder {
             }
         }
     }
+    private struct Window: Decodable { var frame: WireRect }
     private struct Subscribe: Decodable { var topics: [Topic] }
     private struct Command: Decodable { var command: ControlCommand }
     private struct Policy: Decodable { var mode: KeyboardMode }
@@ -88,6 +89,7 @@ public enum ClientMessageDecoder {
     public static let types = [
         "hello", "register", "update", "unregister", "focus", "blur", "scroll", "transition", "dismiss",
         "subscribe", "command", "policy", "status", "devices",
+        "window",
         "oskVisibility", "oskFrame",
         "reload",
     ]
@@ -152,6 +154,12 @@ public enum ClientMessageDecoder {
                 throw ProtocolError(.invalidField, "transition: \"duration\" must be 0 to 10 seconds", id: id)
             }
             message = .transition(duration: transition.duration, screen: transition.screen?.size)
+        case "window":
+            let frame = try payload(Window.self).frame.rect
+            guard frame.width > 0, frame.height > 0 else {
+                throw ProtocolError(.invalidField, "window: \"frame\" must be wider and taller than 0", id: id)
+            }
+            message = .window(frame: frame)
         case "subscribe": message = .subscribe(topics: try payload(Subscribe.self).topics)
         case "command": message = .command(try payload(Command.self).command)
         case "policy": message = .policy(mode: try payload(Policy.self).mode)

@@ -50,6 +50,7 @@ extension ClientMessage {
             if let screen { object["screen"] = WireSize(screen).json }
             return object
         case .dismiss(let view): return ["type": "dismiss", "view": .string(view)]
+        case .window(let frame): return ["type": "window", "frame": WireRect(frame).json]
         case .subscribe(let topics): return ["type": "subscribe", "topics": .array(topics.map { .string($0.rawValue) })]
         case .command(let command): return ["type": "command", "command": .string(command.rawValue)]
         case .policy(let mode): return ["type": "policy", "mode": .string(mode.rawValue)]

@@ -153,6 +153,7 @@ extension ClientMessage {
         case .scroll(let view, _, _): ("scroll", view, nil)
         case .transition(_, let screen): ("transition", nil, screen == nil ? "navigation" : "rotation")
         case .dismiss(let view): ("dismiss", view, nil)
+        case .window: ("window", nil, nil)
         case .command(let command): ("command", nil, command.rawValue)
         case .policy(let mode): ("policy", nil, mode.rawValue)
         default: ("other", nil, nil)
