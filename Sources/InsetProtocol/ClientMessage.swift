@@ -170,6 +170,9 @@ public enum ClientMessage: Hashable, Sendable {
     /// The real keyboard's full frame as the bridge observed it; nil = unknown
     /// (insetd goes back to the configured heights).
     case oskFrame(bridge: String, frame: Rect?)
+    /// Why the real keyboard is not on the screen though insetd shows it (it
+    /// would not show; a full-screen window covers it); nil: no problem now.
+    case oskProblem(bridge: String, problem: String?)
     /// Re-read the configuration file (a control request; answered `reloaded`).
     case reload
 }
@@ -207,7 +210,7 @@ extension ClientMessage {
     public func pipelineEvent(for client: ClientID) -> PipelineEvent? {
         func view(_ name: String) -> ViewID { ViewID(client: client, name: name) }
         switch self {
-        case .hello, .subscribe, .status, .devices, .command(.rotate), .reload: return nil
+        case .hello, .subscribe, .status, .devices, .command(.rotate), .reload, .oskProblem: return nil
         case .command(.keyboard(let command)): return .command(command)
         case .register(let wire): return .register(view(wire.view), wire.description)
         case .update(let wire): return .update(view(wire.view), wire.description)
