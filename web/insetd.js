@@ -107,6 +107,8 @@ class View {
     this.lastDescription = "";
     this.animation = 0;
     this.animating = false;
+    this.missedUpdate = false; // a geometry change came while animating
+    this.onSettle = null; // called when an animation that missed one ends
   }
 
   get scroller() {
@@ -172,6 +174,12 @@ class View {
       scroller.scrollTo({ left: to.x, top: to.y, behavior: "instant" });
       if (!growing) this.setExtraBottom(extra);
       this.animating = false;
+      // A resize during the animation (the compositor shrinking the window
+      // for the keyboard) was not described then: describe it now.
+      if (this.missedUpdate) {
+        this.missedUpdate = false;
+        this.onSettle?.();
+      }
     };
     if (duration <= 0 || (Math.abs(from.y - to.y) < 0.5 && Math.abs(from.x - to.x) < 0.5)) {
       finish();
@@ -204,6 +212,7 @@ class View {
   reset() {
     cancelAnimationFrame(this.animation);
     this.animating = false;
+    this.missedUpdate = false;
     if (this.extraBottom > 0) this.setExtraBottom(0);
     this.adjustment = null;
     this.lastDescription = "";
@@ -351,7 +360,11 @@ export class InsetdKeyboard extends EventTarget {
   // MARK: views
 
   addView(name, element, isDocument = false) {
-    if (!this.views.has(name)) this.views.set(name, new View(name, element, isDocument));
+    if (!this.views.has(name)) {
+      const view = new View(name, element, isDocument);
+      view.onSettle = () => this.scheduleUpdate();
+      this.views.set(name, view);
+    }
     return this.views.get(name);
   }
 
@@ -389,7 +402,9 @@ export class InsetdKeyboard extends EventTarget {
       if (!this.connected) return;
       this.sendScreen(0.3);
       this.sendWindow();
-      for (const view of this.views.values()) if (!view.animating) this.describe(view, "update");
+      for (const view of this.views.values()) {
+        if (view.animating) view.missedUpdate = true; else this.describe(view, "update");
+      }
       if (this.focused) this.focus(this.focused.element, true);
     });
   }
