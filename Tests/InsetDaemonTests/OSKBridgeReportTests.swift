@@ -89,5 +89,6 @@ import Testing
         #expect(entries.first?.cause == .client(bridge, message: "oskProblem", view: nil, detail: nil))
         let line = String(decoding: try #require(entries.first).lineBytes(), as: UTF8.self)
         #expect(line.contains(#""decision":"osk-problem""#) && line.contains(#""bridge":"squeekboard""#), "\(line)")
+        #expect(line.contains(#""problem":"squeekboard did not show after 4 attempts""#), "\(line)")
     }
 }
