@@ -213,6 +213,12 @@ public struct BridgeMachine: Sendable {
             showProblem = nil
             // The first reading, or the OSK doing what it was asked: not news.
             guard previous == false, !desired else { return }
+            if let sent = lastShowSent, now < sent + timing.settle {
+                // A show sent just before insetd hid again, arriving late: hide it again.
+                out.append(.trace("\(name) showed after insetd hid again: hiding it"))
+                applied = nil
+                return
+            }
             out.append(.log("\(name) was shown by itself or its user"))
             userSaid(true, &out)
             return
@@ -290,10 +296,13 @@ public struct BridgeMachine: Sendable {
 
     private mutating func assertShow(now: Instant, _ out: inout [BridgeAction]) {
         guard pendingUserHide == nil else { return }
-        if observed == true || (attached && !observable && applied == true) {
+        // Confirmed only by a reading after the last show sent; a hide still in
+        // flight (insetd hid and showed again quickly) needs a new show.
+        if applied == true, observed == true || (attached && !observable) {
             nextCheck = nil
             return
         }
+        if attached, applied != true { nextCheck = now }
         guard now >= nextCheck ?? now else { return }
         guard attempts < timing.confirmDelays.count else { return giveUp(&out) }
         attempts += 1

@@ -202,6 +202,35 @@ import Testing
             actions: [.log("squeekboard is no longer under a full-screen window"), .reportProblem(nil)], wake: 7010),
     ]
 
+    /// insetd hides and shows again before the OSK has followed: the show is sent
+    /// again, and the OSK's hide that follows is the bridge's own, not the user's.
+    static let hideInFlight: [Line] = confirmed + [
+        Line(ms: 2010, event: .tick, actions: [.checkFullscreen], wake: 3010),
+        Line(ms: 2010, event: .fullscreen(window: nil), actions: [], wake: 3010),
+        Line(ms: 2500, event: .keyboard(shown: false), actions: [.setOSKVisible(false)], wake: nil),
+        Line(ms: 2510, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 2590),
+        Line(
+            ms: 2550, event: .oskObserved(visible: false),
+            actions: [
+                .trace("squeekboard hid again right after showing: asserting the show again"),
+                .trace("squeekboard not shown yet: asking again (attempt 2)"), .setOSKVisible(true),
+            ], wake: 2750),
+        Line(
+            ms: 2560, event: .oskObserved(visible: true),
+            actions: [.trace("squeekboard shown (confirmed at attempt 2)"), .checkFullscreen], wake: 3560),
+    ]
+
+    /// A focus and a blur in quick succession: the show arrives after the hide
+    /// was sent, and is hidden again rather than taken for the user's.
+    static let showInFlight: [Line] = start + [
+        Line(ms: 1000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 1080),
+        Line(ms: 1020, event: .keyboard(shown: false), actions: [.setOSKVisible(false)], wake: nil),
+        Line(
+            ms: 1030, event: .oskObserved(visible: true),
+            actions: [.trace("squeekboard showed after insetd hid again: hiding it"), .setOSKVisible(false)], wake: nil),
+        Line(ms: 1040, event: .oskObserved(visible: false), actions: [], wake: nil),
+    ]
+
     /// A named timeline; test output names it rather than printing every line.
     struct Timeline: Sendable, CustomTestStringConvertible {
         var name: String
@@ -225,6 +254,8 @@ import Testing
         Timeline("the OSK crashes and does not return: insetd is told it cannot show", crashForGood),
         Timeline("insetd restarts: the real frame goes to the new one, and its state is applied", insetdRestart),
         Timeline("a full-screen window over the shown OSK: one log line and one report, the keyboard left as it is", fullscreen),
+        Timeline("insetd hides and shows again before the OSK followed: shown again, its late hide is no user's", hideInFlight),
+        Timeline("a focus and a quick blur: the late show is hidden again, not reported as the user's", showInFlight),
     ]
 
     @Test(arguments: timelines)

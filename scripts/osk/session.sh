@@ -25,6 +25,8 @@ done
     echo "WAYLAND_DISPLAY=wayland-1"
     echo "SWAYSOCK=$(ls "$XDG_RUNTIME_DIR"/sway-ipc.*)"
     echo "DBUS_SESSION_BUS_ADDRESS=$DBUS_SESSION_BUS_ADDRESS"
+    # A test run's mark (scripts/leftovers), so what as-session starts carries it too.
+    if [ -n "${INSETD_TEST_RUN:-}" ]; then echo "INSETD_TEST_RUN=$INSETD_TEST_RUN"; fi
 } > "$dir/env.tmp"
 mv "$dir/env.tmp" "$dir/env"
 wait $sway
