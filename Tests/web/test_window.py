@@ -18,7 +18,7 @@ PAGE = """<!doctype html><html><head><meta charset="utf-8">
 <style>body {{ margin: 0; font: 18px sans-serif; }} input {{ display: block; margin: 8px; height: 40px; }}</style>
 </head><body>{fields}<script type="module">
   import {{ connect }} from "{insetd}/insetd.js";
-  window.insetd = connect({{ name: "window-test" }});
+  window.insetd = connect({{ name: "window-test"{options} }});
 </script></body></html>"""
 
 
@@ -51,9 +51,9 @@ class ScreenWindowViewport(unittest.TestCase):
         self.addCleanup(server.server_close)
         self.addCleanup(server.shutdown)
 
-    def open(self, daemon, height, window=None):
+    def open(self, daemon, height, window=None, options=""):
         import harness
-        self.serve(PAGE.format(fields=fields(), insetd=daemon.url))
+        self.serve(PAGE.format(fields=fields(), insetd=daemon.url, options=options))
         page = harness.browser.new_page(viewport={"width": 390, "height": 844})
         self.cdp = page.context.new_cdp_session(page)
         self.resize(height, window)
@@ -129,6 +129,21 @@ class ScreenWindowViewport(unittest.TestCase):
             page.evaluate("() => document.activeElement.blur()")
             page.wait_for_function("() => insetd.boundingRect.height === 0", timeout=5000)
             page.wait_for_function("() => document.body.style.paddingBottom === ''", timeout=5000)
+            page.close()
+        finally:
+            self.assertEqual(daemon.stop(), 0)
+
+    def test_the_origin_option_places_the_viewport(self):
+        daemon = Daemon(free_port(), origins=[self.origin])
+        try:
+            # The browser sees no bar (outerHeight = innerHeight = 788); the page
+            # knows its viewport starts at y 56 (a panel the compositor draws).
+            page = self.open(daemon, 788, options=", origin: { x: 0, y: 56 }")
+            self.assertEqual(page.evaluate("() => [outerHeight, innerHeight]"), [788, 788])
+            self.assertEqual(self.sent(page, "window")[-1]["frame"], {"x": 0, "y": 56, "width": 390, "height": 788})
+            page.focus("#f9")
+            page.wait_for_function("() => insetd.boundingRect.height === 336", timeout=5000)
+            self.assertEqual(keyboard(page), [0, 452, 390, 336])
             page.close()
         finally:
             self.assertEqual(daemon.stop(), 0)
