@@ -346,7 +346,8 @@ export class InsetdKeyboard extends EventTarget {
     this.safeArea = measureSafeArea();
     this.screen = null;
     this.window = null;
-    this.keyboardFrame = null;
+    // A keyboard already up (another client's field) is what the page sees at once.
+    this.keyboardFrame = this.state?.keyboard ?? null;
     this.sendScreen(0);
     this.sendWindow();
     if (this.options.views !== false) this.addView(DOCUMENT_VIEW, document.documentElement, true);

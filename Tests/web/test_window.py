@@ -12,7 +12,7 @@ import http.server
 import threading
 import unittest
 
-from harness import HIDDEN, PORTRAIT, Daemon, css_keyboard, free_port, keyboard
+from harness import HIDDEN, PORTRAIT, Daemon, LineClient, css_keyboard, free_port, keyboard
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8">
 <style>body {{ margin: 0; font: 18px sans-serif; }} input {{ display: block; margin: 8px; height: 40px; }}</style>
@@ -147,3 +147,21 @@ class ScreenWindowViewport(unittest.TestCase):
             page.close()
         finally:
             self.assertEqual(daemon.stop(), 0)
+
+    def test_a_page_that_connects_while_the_keyboard_is_up_sees_it_at_once(self):
+        daemon = Daemon(free_port(), origins=[self.origin])
+        try:
+            # Another client's field has the keyboard up (0, 508, 390, 336).
+            app = LineClient(daemon.socket)
+            app.send('{"type":"register","view":"v","frame":{"x":0,"y":0,"width":390,"height":844},'
+                     '"contentSize":{"width":390,"height":2000}}')
+            app.send('{"type":"focus","view":"v","field":{"x":0,"y":700,"width":390,"height":44},"id":1}')
+            self.assertEqual(app.next("ok")["id"], 1)
+            page = self.open(daemon, 844)
+            self.assertEqual(keyboard(page), PORTRAIT)
+            self.assertEqual(css_keyboard(page), ["0px", "508px", "390px", "336px"])
+            page.close()
+            app.close()
+        finally:
+            self.assertEqual(daemon.stop(), 0)
+
