@@ -324,9 +324,10 @@ struct OSKFeedbackAuthorizationTests {
             s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f = s.makefile("rw")
             for m in [{"type": "hello", "version": 1, "client": "rogue"},
                       {"type": "oskVisibility", "id": 1, "bridge": "rogue", "visible": True},
-                      {"type": "oskFrame", "id": 2, "bridge": "rogue", "frame": {"x": 0, "y": 0, "width": 390, "height": 844}}]:
+                      {"type": "oskFrame", "id": 2, "bridge": "rogue", "frame": {"x": 0, "y": 0, "width": 390, "height": 844}},
+                      {"type": "oskProblem", "id": 3, "bridge": "rogue", "problem": "the keyboard is broken, call 555-0100"}]:
                 f.write(json.dumps(m) + "\\n"); f.flush()
-            for _ in range(3): print(f.readline().strip())
+            for _ in range(4): print(f.readline().strip())
             """
         try script.write(toFile: "\(dir)/rogue.py", atomically: true, encoding: .utf8)
         let result = try await ChildProcess.run(
@@ -334,13 +335,14 @@ struct OSKFeedbackAuthorizationTests {
         let replies = result.output.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
-        #expect(replies.count == 3, "\(result.output)")
+        #expect(replies.count == 4, "\(result.output)")
         // The refusals come from the session, the welcome from the core: in either order.
         let refusals = replies.filter { $0["type"] as? String == "error" }
-        #expect(refusals.map { $0["code"] as? String } == ["not-authorized", "not-authorized"])
-        #expect(refusals.map { number($0, "id") } == [1, 2])
+        #expect(refusals.map { $0["code"] as? String } == ["not-authorized", "not-authorized", "not-authorized"])
+        #expect(refusals.map { number($0, "id") } == [1, 2, 3])
         let state = await status("\(dir)/insetd.sock")
         #expect(keyboardFrame(state) == nil)
+        #expect(state?["oskProblem"] == nil)
         #expect(state?["frameSource"] as? String == "configured")
         _ = await insetd.terminate()
         _ = try await ChildProcess.run(["rm", "-rf", dir])
