@@ -42,7 +42,7 @@ public final class Bridge {
     /// Set by the OSK's signals (from inside the bus's `process()`).
     private var oskChanged = false
 
-    private var machine = BridgeMachine()
+    private var machine: BridgeMachine
     private var machineWake: Instant?
     /// Events that actions produced (a detach, the compositor's answer), fed next.
     private var followUps: [BridgeEvent] = []
@@ -56,6 +56,7 @@ public final class Bridge {
 
     public init(configuration: BridgeConfiguration) {
         self.configuration = configuration
+        machine = BridgeMachine(name: configuration.backend == .auto ? "the OSK" : configuration.backend.rawValue)
         if configuration.backend != .auto {
             backend = Backends.make(configuration.backend, options: configuration.options, log: configuration.log)
         }
