@@ -42,7 +42,7 @@ public final class Bridge {
     /// Set by the OSK's signals (from inside the bus's `process()`).
     private var oskChanged = false
 
-    private var machine = BridgeMachine()
+    private var machine: BridgeMachine
     private var machineWake: Instant?
     /// Events that actions produced (a detach, the compositor's answer), fed next.
     private var followUps: [BridgeEvent] = []
@@ -56,6 +56,7 @@ public final class Bridge {
 
     public init(configuration: BridgeConfiguration) {
         self.configuration = configuration
+        machine = BridgeMachine(name: configuration.backend == .auto ? "the OSK" : configuration.backend.rawValue)
         if configuration.backend != .auto {
             backend = Backends.make(configuration.backend, options: configuration.options, log: configuration.log)
         }
@@ -166,6 +167,12 @@ public final class Bridge {
     }
 
     private func attachBackend(now: Instant) {
+        // The OSK's bus name coming back (a restart after a crash) is tried at
+        // once: a show may be waiting for it, on the machine's short clock.
+        if !attached, oskChanged {
+            oskChanged = false
+            backendBackoff.reset()
+        }
         guard !attached, now.seconds >= backendBackoff.next else { return }
         if configuration.backend == .auto, backend == nil {
             guard let kind = Backends.detect(bus: bus, options: configuration.options) else {
@@ -183,8 +190,9 @@ public final class Bridge {
             backendBackoff.reset()
             oskChanged = true
             recovered("osk", "driving \(backend.name)")
-            // Its own visibility (a bus OSK), else sway's usable area, confirms a show.
-            let observable = backend.usesBus ? (try? backend.visible()) != nil : sway != nil
+            // Its own visibility (a bus OSK), else sway's usable area, confirms a
+            // show; without either (labwc, a stale $SWAYSOCK) a show is taken as done.
+            let observable = backend.usesBus ? (try? backend.visible()) != nil : (try? sway?.usableArea()) != nil
             let heights = ConfiguredHeights(
                 portrait: backend.configuredHeight(landscape: false), landscape: backend.configuredHeight(landscape: true))
             feed(.oskAttached(name: backend.name, observable: observable, configured: heights), now: now)

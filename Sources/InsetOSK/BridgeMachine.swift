@@ -95,7 +95,8 @@ public struct BridgeMachine: Sendable {
     private var userChoice: Bool?
 
     // The OSK's side.
-    public private(set) var name = "the OSK"
+    /// The OSK's name in log lines and problems (until it attaches: the configured backend's).
+    public private(set) var name: String
     public private(set) var attached = false
     private var observable = false
     private var configured: ConfiguredHeights?
@@ -122,7 +123,8 @@ public struct BridgeMachine: Sendable {
     /// Until when the I/O side should read the compositor for the real frame.
     public private(set) var measureUntil: Instant?
 
-    public init(timing: BridgeTiming = BridgeTiming()) {
+    public init(name: String = "the OSK", timing: BridgeTiming = BridgeTiming()) {
+        self.name = name
         self.timing = timing
     }
 
@@ -133,6 +135,8 @@ public struct BridgeMachine: Sendable {
     /// Whether a show is waiting for the OSK to confirm it (then every wake reads it again).
     public var asserting: Bool { nextCheck != nil }
 
+    /// Takes one event at `now`: the actions to carry out in order, and the
+    /// latest time to come back with a `.tick` (nil: only when something happens).
     public mutating func handle(_ event: BridgeEvent, now: Instant) -> BridgeStep {
         var out: [BridgeAction] = []
         switch event {

@@ -263,6 +263,24 @@ import Testing
         Self.run(timeline.lines)
     }
 
+    /// An OSK that never came (not running, not installed): insetd is told after
+    /// the same four periods, by the name of the configured backend.
+    @Test func anOSKThatIsNotRunningCannotShow() {
+        var machine = BridgeMachine(name: "squeekboard")
+        _ = machine.handle(.linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), now: .zero)
+        let wakes = [1000, 1080, 1280, 1680].map { ms in machine.handle(ms == 1000 ? .keyboard(shown: true) : .tick, now: .milliseconds(Int64(ms))) }
+        #expect(wakes.map(\.wake) == [1080, 1280, 1680, 2480].map { .milliseconds($0) })
+        #expect(wakes.allSatisfy { $0.actions.isEmpty }, "nothing to send it to")
+        let problem = "squeekboard did not show after 4 attempts (it is not running)"
+        let last = machine.handle(.tick, now: .milliseconds(2480))
+        #expect(
+            last.actions == [
+                .log(problem + "; insetd hides its keyboard so that views are not padded for it"), .reportProblem(problem),
+                .reportVisibility(false),
+            ])
+        #expect(last.wake == nil)
+    }
+
     /// An OSK that cannot say whether it is shown (GNOME, wvkbd without sway):
     /// asked once, never asked again, never given up on.
     @Test func aShowThatCannotBeConfirmedIsSentOnce() {

@@ -71,6 +71,19 @@ final class OSKSession: @unchecked Sendable {
         }
     }
 
+    /// This session's processes named `name` (their environment names the session's directory).
+    func processes(named name: String) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { Int32($0) }.filter { pid in
+            let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
+            guard comm.trimmingCharacters(in: .whitespacesAndNewlines) == name,
+                let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
+            else { return false }
+            return environment.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+                .contains { $0.hasSuffix("=\(dir)") || $0.contains("=\(dir)/") }
+        }
+    }
+
     /// Everything still running for this session: what carries the session's
     /// directory in its environment (sway, the bus, what the bus activated) or
     /// on its command line (insetd's `--config`, also when `insetd-testbed`
