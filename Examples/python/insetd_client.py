@@ -6,6 +6,11 @@ field focus, and prints every keyboard notification and adjustment it receives:
 
     insetd_client.py                           # socket from INSETD_SOCKET or the usual places
     insetd_client.py --socket /run/insetd/insetd.sock --focus 0,600,300,44 --count 3
+    insetd_client.py --window 0,56,540,732     # a window below a 56 pt bar, shrunk by the compositor
+
+insetd measures views against the keyboard in screen coordinates. A client
+whose window is not at the screen's top-left says where it is (`window`, in
+screen points); its views' frames stay in its own window's coordinates.
 
 A real front-end applies each "adjustment" to its scroll view: additional bottom
 safe-area inset, content offset and size, bounce flag, animated as told.
@@ -68,6 +73,8 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--socket", default=default_socket())
     parser.add_argument("--focus", type=rect, help="x,y,width,height of a field to focus")
+    parser.add_argument("--window", type=rect,
+                        help="x,y,width,height of this client's window on the screen (default: the whole screen)")
     parser.add_argument("--count", type=int, help="stop after this many messages")
     args = parser.parse_args(argv)
     try:
@@ -76,9 +83,13 @@ def main(argv):
         print(f"cannot connect to {args.socket}: {error.strerror}. Is insetd running?", file=sys.stderr)
         return 1
     screen = connection.state["screen"]
+    window = args.window or {"x": 0, "y": 0, "width": screen["width"], "height": screen["height"]}
+    if args.window:
+        connection.send({"type": "window", "frame": window})
+    # The view fills the window, in the window's own coordinates.
     connection.send({
         "type": "register", "view": "main",
-        "frame": {"x": 0, "y": 0, "width": screen["width"], "height": screen["height"]},
+        "frame": {"x": 0, "y": 0, "width": window["width"], "height": window["height"]},
         "contentSize": {"width": screen["width"], "height": 2000},
     })
     if args.focus:

@@ -30,6 +30,7 @@ public actor InsetClient {
     private var views: [String: ViewDescription] = [:]
     private var viewOrder: [String] = []
     private var focus: (view: String, field: Rect)?
+    private var window: Rect?
     private var outgoing: AsyncStream<Data>.Continuation?
     private var loop: Task<Void, Never>?
     private var clientID = ClientID("")
@@ -86,6 +87,14 @@ public actor InsetClient {
 
     public func scroll(_ view: String, to rect: Rect, margin: Double? = nil) {
         send(.scroll(view: view, rect: rect, margin: margin))
+    }
+
+    /// Where this client's window (the origin of its views' frames) is on the
+    /// screen, in screen points: insetd measures the views there against the
+    /// keyboard. Restated after a reconnect. Without it the window is at 0,0.
+    public func window(_ frame: Rect) {
+        window = frame
+        send(.window(frame: frame))
     }
 
     public func transition(duration: Double, screen: Size?) {
@@ -151,6 +160,7 @@ public actor InsetClient {
     private func resync(id: ClientID, into continuation: AsyncStream<Data>.Continuation) {
         clientID = id
         outgoing = continuation
+        if let window { send(.window(frame: window)) }
         for view in viewOrder {
             if let description = views[view] { send(.register(WireView(view: view, description: description))) }
         }

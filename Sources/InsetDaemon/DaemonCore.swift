@@ -30,11 +30,17 @@ final class DaemonCore {
     private var tabletMode = false
     /// The OSK bridge whose real keyboard frame is in use, and its client (see `reportedFrame`).
     private var frameReporter: (bridge: String, client: ClientID)?
+    /// Why a bridge's real keyboard is not on the screen, until it says otherwise or leaves.
+    private var oskProblem: (bridge: String, client: ClientID, problem: String)?
     /// What `policy` subscribers were last told of the hardware keyboard.
     private var publishedHardwareKeyboard = false
     /// The view whose field has focus, as clients last said: the client that
     /// loses it to another client's field is told (`focusLost`).
     private var focused: ViewID?
+    /// Where each client's window is on the screen (its `window` message; none
+    /// said: at 0,0). A client describes its views in its window's coordinates;
+    /// the pipeline gets them in screen coordinates, where the keyboard is.
+    private var windows: [ClientID: Rect] = [:]
     /// Records every input of the pipeline and its outputs (`--trace`).
     private let tracer: TraceRecorder?
     /// Starts reading the configuration file for a client's `reload` (the read
@@ -161,6 +167,7 @@ final class DaemonCore {
             outbox.send(.welcome(version: version, client: client.rawValue, state: snapshot, id: id), to: client)
         case .left(let id):
             if focused?.client == id { focused = nil }
+            windows[id] = nil
             timeline.remove(id)
             feed(.clientGone(id), from: .client(id))
             bridgeLeft(id)
@@ -200,14 +207,28 @@ final class DaemonCore {
         case .oskVisibility(let bridge, let visible):
             logger.info("OSK changed by itself or its user", metadata: ["bridge": "\(bridge)", "visible": "\(visible)"])
         case .oskFrame(let bridge, let frame):
+            // Only the daemon knows the screen: a keyboard wholly off it covers nothing and is a bridge's mistake.
+            if let frame, frame.intersection(Rect(origin: .zero, size: pipeline.policy.screen)) == nil {
+                let screen = pipeline.policy.screen
+                reply(.error(ProtocolError(
+                    .invalidField, "oskFrame: \"frame\" must intersect the screen (0,0 \(formatPoints(screen.width))x\(formatPoints(screen.height)))",
+                    id: request.id)))
+                return
+            }
             reportedFrame(frame, by: bridge, client: client)
+        case .oskProblem(let bridge, let problem):
+            reportedProblem(problem, by: bridge, client: client)
+            return acknowledge()
         case .reload:
             reloadRequested(client, request.id)
             return
+        case .window(let frame):
+            moveWindow(of: client, to: frame)
+            return acknowledge()
         default:
             break
         }
-        guard let event = request.message.pipelineEvent(for: client) else { return acknowledge() }
+        guard let event = onScreen(request.message, from: client).pipelineEvent(for: client) else { return acknowledge() }
         do {
             try step(event, from: .client(client))
             if case .policy(let mode) = request.message {
@@ -222,6 +243,38 @@ final class DaemonCore {
             reply(.error(ProtocolError(code, error.description, id: request.id)))
         }
     }
+    /// A view's frame as the pipeline measures it: in screen coordinates, moved
+    /// by the origin of its client's window.
+    private func onScreen(_ message: ClientMessage, from client: ClientID) -> ClientMessage {
+        guard let window = windows[client], window.minX != 0 || window.minY != 0 else { return message }
+        switch message {
+        case .register(var wire):
+            wire.description.frame = wire.description.frame.offsetBy(dx: window.minX, dy: window.minY)
+            return .register(wire)
+        case .update(var wire):
+            wire.description.frame = wire.description.frame.offsetBy(dx: window.minX, dy: window.minY)
+            return .update(wire)
+        default:
+            return message
+        }
+    }
+
+    /// The client's window moved (or was first placed): its views move with it,
+    /// each by an update that keeps the offset insetd published, so the focused
+    /// field stays in view against the keyboard's new overlap.
+    private func moveWindow(of client: ClientID, to frame: Rect) {
+        let old = windows[client]?.origin ?? Point(x: 0, y: 0)
+        windows[client] = frame
+        let dx = frame.minX - old.x, dy = frame.minY - old.y
+        guard dx != 0 || dy != 0 else { return }
+        for id in pipeline.engine.viewIDs where id.client == client {
+            guard var description = pipeline.engine.description(of: id) else { continue }
+            description.frame = description.frame.offsetBy(dx: dx, dy: dy)
+            description.contentOffset = pipeline.engine.adjustment(of: id)?.contentOffset ?? description.contentOffset
+            feed(.update(id, description), from: .client(client))
+        }
+    }
+
     private func trackFocus(_ message: ClientMessage, from client: ClientID) {
         switch message {
         case .focus(let name, _):
@@ -273,6 +326,7 @@ final class DaemonCore {
             keyboard: pipeline.policy.frame, screen: pipeline.policy.screen, mode: pipeline.policy.configuration.mode,
             tabletMode: tabletMode, hardwareKeyboard: pipeline.policy.hardwareKeyboardUsable)
         state.frameSource = frameReporter.map { "reported by \($0.bridge)" } ?? "configured"
+        state.oskProblem = oskProblem?.problem
         return state
     }
 
@@ -289,8 +343,19 @@ final class DaemonCore {
         }
     }
 
+    private func reportedProblem(_ problem: String?, by bridge: String, client: ClientID) {
+        if let problem {
+            logger.notice("the OSK is not on the screen", metadata: ["bridge": "\(bridge)", "problem": "\(problem)"])
+            oskProblem = (bridge, client, problem)
+        } else if oskProblem?.client == client {
+            logger.info("OSK problem resolved", metadata: ["bridge": "\(bridge)"])
+            oskProblem = nil
+        }
+    }
+
     /// The bridge that reported the frame is gone: back to the configured heights.
     private func bridgeLeft(_ id: ClientID) {
+        if oskProblem?.client == id { oskProblem = nil }
         guard frameReporter?.client == id else { return }
         frameReporter = nil
         feed(.floatingFrame(nil), from: .client(id))

@@ -159,6 +159,12 @@ public enum ClientMessage: Hashable, Sendable {
     case scroll(view: String, rect: Rect, margin: Double?)
     case transition(duration: Double, screen: Size?)
     case dismiss(view: String)
+    /// Where this client's window (its viewport: the origin of its views'
+    /// frames) lies on the screen, in screen points. insetd places the client's
+    /// views there before it measures them against the keyboard, which is in
+    /// screen coordinates; a client that never sends it is at 0,0 and covers
+    /// the whole screen, as before.
+    case window(frame: Rect)
     case subscribe(topics: [Topic])
     case command(ControlCommand)
     case policy(mode: KeyboardMode)
@@ -170,6 +176,9 @@ public enum ClientMessage: Hashable, Sendable {
     /// The real keyboard's full frame as the bridge observed it; nil = unknown
     /// (insetd goes back to the configured heights).
     case oskFrame(bridge: String, frame: Rect?)
+    /// Why the real keyboard is not on the screen though insetd shows it (it
+    /// would not show; a full-screen window covers it); nil: no problem now.
+    case oskProblem(bridge: String, problem: String?)
     /// Re-read the configuration file (a control request; answered `reloaded`).
     case reload
 }
@@ -207,7 +216,9 @@ extension ClientMessage {
     public func pipelineEvent(for client: ClientID) -> PipelineEvent? {
         func view(_ name: String) -> ViewID { ViewID(client: client, name: name) }
         switch self {
-        case .hello, .subscribe, .status, .devices, .command(.rotate), .reload: return nil
+        case .hello, .subscribe, .status, .devices, .command(.rotate), .reload, .oskProblem: return nil
+        // The daemon keeps the client's window and moves its views' frames (DaemonCore).
+        case .window: return nil
         case .command(.keyboard(let command)): return .command(command)
         case .register(let wire): return .register(view(wire.view), wire.description)
         case .update(let wire): return .update(view(wire.view), wire.description)

@@ -79,16 +79,19 @@ public enum ClientMessageDecoder {
             }
         }
     }
+    private struct Window: Decodable { var frame: WireRect }
     private struct Subscribe: Decodable { var topics: [Topic] }
     private struct Command: Decodable { var command: ControlCommand }
     private struct Policy: Decodable { var mode: KeyboardMode }
     private struct OSKVisibility: Decodable { var bridge: String; var visible: Bool }
     private struct OSKFrame: Decodable { var bridge: String; var frame: WireRect? }
+    private struct OSKProblem: Decodable { var bridge: String; var problem: String? }
 
     public static let types = [
         "hello", "register", "update", "unregister", "focus", "blur", "scroll", "transition", "dismiss",
         "subscribe", "command", "policy", "status", "devices",
-        "oskVisibility", "oskFrame",
+        "window",
+        "oskVisibility", "oskFrame", "oskProblem",
         "reload",
     ]
 
@@ -152,6 +155,12 @@ public enum ClientMessageDecoder {
                 throw ProtocolError(.invalidField, "transition: \"duration\" must be 0 to 10 seconds", id: id)
             }
             message = .transition(duration: transition.duration, screen: transition.screen?.size)
+        case "window":
+            let frame = try payload(Window.self).frame.rect
+            guard frame.width > 0, frame.height > 0 else {
+                throw ProtocolError(.invalidField, "window: \"frame\" must be wider and taller than 0", id: id)
+            }
+            message = .window(frame: frame)
         case "subscribe": message = .subscribe(topics: try payload(Subscribe.self).topics)
         case "command": message = .command(try payload(Command.self).command)
         case "policy": message = .policy(mode: try payload(Policy.self).mode)
@@ -167,6 +176,18 @@ public enum ClientMessageDecoder {
                 throw ProtocolError(.invalidField, "oskFrame: \"frame\" must have a positive width and height, or be null", id: id)
             }
             message = .oskFrame(bridge: bridge, frame: report.frame?.rect)
+        case "oskProblem":
+            let report = try payload(OSKProblem.self)
+            let bridge = try bridgeName(report.bridge, id: id)
+            // Shown by `insetctl status` and `events` as it is: one short line of plain text.
+            if let problem = report.problem,
+                problem.isEmpty || problem.unicodeScalars.count > 256
+                    || !problem.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7f })
+            {
+                throw ProtocolError(
+                    .invalidField, "oskProblem: \"problem\" must be 1 to 256 printable ASCII characters, or null", id: id)
+            }
+            message = .oskProblem(bridge: bridge, problem: report.problem)
         case "reload": message = .reload
         default:
             throw ProtocolError(.unknownType, "unknown type \"\(type)\" (known: \(types.joined(separator: ", ")))", id: id)

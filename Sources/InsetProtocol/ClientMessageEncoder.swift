@@ -50,6 +50,7 @@ extension ClientMessage {
             if let screen { object["screen"] = WireSize(screen).json }
             return object
         case .dismiss(let view): return ["type": "dismiss", "view": .string(view)]
+        case .window(let frame): return ["type": "window", "frame": WireRect(frame).json]
         case .subscribe(let topics): return ["type": "subscribe", "topics": .array(topics.map { .string($0.rawValue) })]
         case .command(let command): return ["type": "command", "command": .string(command.rawValue)]
         case .policy(let mode): return ["type": "policy", "mode": .string(mode.rawValue)]
@@ -61,6 +62,11 @@ extension ClientMessage {
             // No frame: back to the configured heights (an absent frame says so).
             var object: JSONObject = ["type": "oskFrame", "bridge": .string(bridge)]
             if let frame { object["frame"] = WireRect(frame).json }
+            return object
+        case .oskProblem(let bridge, let problem):
+            // No problem: an absent `problem` says so, as null would.
+            var object: JSONObject = ["type": "oskProblem", "bridge": .string(bridge)]
+            if let problem { object["problem"] = .string(problem) }
             return object
         case .reload: return ["type": "reload"]
         }

@@ -31,6 +31,7 @@ import Testing
         ClientRequest(message: .transition(duration: 0.4, screen: Size(width: 844, height: 390))),
         ClientRequest(message: .transition(duration: 0, screen: nil)),
         ClientRequest(message: .dismiss(view: "signup")),
+        ClientRequest(id: .number(5), message: .window(frame: Rect(x: 0, y: 56, width: 540, height: 732))),
         ClientRequest(message: .subscribe(topics: Topic.allCases)),
         ClientRequest(id: .string("t1"), message: .command(.toggle)),
         ClientRequest(message: .command(.rotate)),

@@ -21,7 +21,7 @@ func validate(_ arguments: [String]) async throws -> (status: Int32, output: Str
     @Test func everyExampleValidatesAgainstTheSchema() async throws {
         let result = try await validate([repositoryRoot.appendingPathComponent("docs/PROTOCOL.md").path])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("30 passed, 0 failed"))
+        #expect(result.output.contains("32 passed, 0 failed"))
     }
 
     @Test func everyClientExampleDecodes() throws {
@@ -97,6 +97,16 @@ func validate(_ arguments: [String]) async throws -> (status: Int32, output: Str
          "focus: field \"view\": expected a string"),
         ("{\"type\":\"transition\",\"duration\":60}", .invalidField, "transition: \"duration\" must be 0 to 10 seconds"),
         ("{\"type\":\"command\",\"command\":\"explode\"}", .invalidField, "command: field \"command\""),
+        // A window: a bounded, finite origin and a size larger than 0x0.
+        ("{\"type\":\"window\"}", .invalidField, "window: field \"frame\" is required"),
+        ("{\"type\":\"window\",\"frame\":{\"x\":0,\"y\":2000000,\"width\":540,\"height\":732}}", .invalidField,
+         "window: field \"frame.y\": must be a number from -1000000 to 1000000"),
+        ("{\"type\":\"window\",\"frame\":{\"x\":0,\"y\":56,\"width\":0,\"height\":732}}", .invalidField,
+         "window: \"frame\" must be wider and taller than 0"),
+        ("{\"type\":\"window\",\"frame\":{\"x\":0,\"y\":56,\"width\":540,\"height\":-1}}", .invalidField,
+         "window: field \"frame.height\": must not be negative"),
+        ("{\"type\":\"window\",\"frame\":{\"x\":0,\"y\":1e999,\"width\":540,\"height\":732}}", .malformedJSON, "not valid JSON"),
+        ("{\"type\":\"window\",\"frame\":\"fullscreen\"}", .invalidField, "window: field \"frame\": expected an object"),
     ])
     func badLinesGetAClearError(line: String, code: ErrorCode, message: String) {
         do {
@@ -115,6 +125,12 @@ func validate(_ arguments: [String]) async throws -> (status: Int32, output: Str
             #expect(error.id == .string("x9"))
             #expect(error.message == "blur: field \"view\" is required")
         }
+    }
+
+    @Test func aWindowDecodesToItsFrame() throws {
+        let request = try ClientMessageDecoder.decode(Data(#"{"type":"window","id":3,"frame":{"x":0,"y":56,"width":540,"height":732}}"#.utf8))
+        #expect(request.id == .number(3))
+        #expect(request.message == .window(frame: Rect(x: 0, y: 56, width: 540, height: 732)))
     }
 
     @Test func registerFillsDefaults() throws {
