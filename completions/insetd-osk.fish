@@ -78,7 +78,7 @@ end
 
 complete -c 'insetd-osk' -f
 complete -c 'insetd-osk' -n '__insetd-osk_should_offer_completions_for_flags_or_options "insetd-osk" backend' -l 'backend' -d 'Which OSK to drive: squeekboard, wvkbd, kwin, gnome, or auto (the first one present).' -rfka 'squeekboard wvkbd kwin gnome auto'
-complete -c 'insetd-osk' -n '__insetd-osk_should_offer_completions_for_flags_or_options "insetd-osk" socket' -l 'socket' -d 'insetd\'s socket (default: $INSETD_SOCKET, else /run/insetd/insetd.sock).' -rfka ''
+complete -c 'insetd-osk' -n '__insetd-osk_should_offer_completions_for_flags_or_options "insetd-osk" socket' -l 'socket' -d 'insetd\'s socket (default: $INSETD_SOCKET, $XDG_RUNTIME_DIR/insetd.sock if it exists, /run/insetd/insetd.sock).' -rfka ''
 complete -c 'insetd-osk' -n '__insetd-osk_should_offer_completions_for_flags_or_options "insetd-osk" wvkbd-pid' -l 'wvkbd-pid' -d 'wvkbd\'s process id.' -rfka ''
 complete -c 'insetd-osk' -n '__insetd-osk_should_offer_completions_for_flags_or_options "insetd-osk" wvkbd-pidfile' -l 'wvkbd-pidfile' -d 'A file holding wvkbd\'s process id.' -rfka ''
 complete -c 'insetd-osk' -n '__insetd-osk_should_offer_completions_for_flags_or_options "insetd-osk" wvkbd-unit' -l 'wvkbd-unit' -d 'The systemd user unit running wvkbd (its main pid is used).' -rfka ''
