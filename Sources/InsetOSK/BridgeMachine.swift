@@ -70,8 +70,10 @@ public struct BridgeTiming: Hashable, Sendable {
     public var userHideHold: Duration = .milliseconds(250)
     /// While shown, how often the compositor is asked about full-screen windows.
     public var fullscreenInterval: Duration = .seconds(1)
-    /// How long after a show the compositor's usable area is read for the frame.
-    public var measureWindow: Duration = .seconds(2)
+    /// How long after a show the compositor's usable area is read for the frame
+    /// (until two readings agree; a loaded machine's compositor can be slow to
+    /// apply the exclusive zone).
+    public var measureWindow: Duration = .seconds(5)
 
     public init() {}
 }

@@ -123,6 +123,35 @@ struct TestbedCommandTests {
         #expect(stat.isEmpty || state == "Z", "sleep \(pid) still runs: \(stat)")
     }
 
+    /// A stop signal to the runner reaches the command, whichever of the runner's
+    /// threads the kernel hands it to (umockdev's and the runtime's do not block
+    /// it): the command ends with it, and nothing is left running.
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    func aStopSignalToTheRunnerEndsTheCommand(signal: Int32) async throws {
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("testbed-\(UUID().uuidString).pid").path
+        defer { unlink(pidFile) }
+        let runner = try SpawnedProcess(
+            Self.testbed, ["run", "--", "sh", "-c", "echo $$ > \(pidFile).tmp && mv \(pidFile).tmp \(pidFile) && exec sleep 300"],
+            environment: ChildProcess.realSystemEnvironment.merging(["PATH": "\(Self.bin):/usr/bin:/bin"]) { $1 })
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !FileManager.default.fileExists(atPath: pidFile), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let pid = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        // Sent again for a while: a signal that lands before the runner's handlers are set is not what this is about.
+        var ended: SpawnedProcess.Termination?
+        for _ in 0..<100 where ended == nil {
+            runner.signal(signal)
+            try await Task.sleep(for: .milliseconds(50))
+            ended = runner.termination
+        }
+        #expect(ended == .exited(128 + signal), "the runner returns the command's end")
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        let state = stat[(stat.lastIndex(of: ")") ?? stat.startIndex)...].split(separator: " ").dropFirst().first
+        #expect(stat.isEmpty || state == "Z", "sleep \(pid) still runs: \(stat)")
+        if !stat.isEmpty, state != "Z" { kill(pid, SIGKILL) }
+    }
+
     @Test func aCommandThatCannotRunExits127() async throws {
         let result = try await ChildProcess.run([Self.testbed, "run", "--", "no-such-command-here"])
         #expect(result.status == 127)
