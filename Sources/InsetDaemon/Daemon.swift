@@ -11,18 +11,18 @@ import ServiceLifecycle
 
 /// Assembles and runs insetd: input monitor, socket server and core as one
 /// service group with graceful shutdown on SIGTERM and SIGINT.
-public enum Daemon {
-    public struct Options: Sendable {
-        public var configPath: String?
-        public var socketPath: String?
-        public var ueventSource: UeventSource?
+package enum Daemon {
+    package struct Options: Sendable {
+        package var configPath: String?
+        package var socketPath: String?
+        package var ueventSource: UeventSource?
         /// Override `trace.path` and `trace.output-path`.
-        public var tracePath: String?
-        public var traceOutputPath: String?
+        package var tracePath: String?
+        package var traceOutputPath: String?
         /// Overrides `log-level`.
-        public var logLevel: Logger.Level?
+        package var logLevel: Logger.Level?
 
-        public init(
+        package init(
             configPath: String? = nil, socketPath: String? = nil, ueventSource: UeventSource? = nil,
             tracePath: String? = nil, traceOutputPath: String? = nil
         ) {
@@ -35,17 +35,17 @@ public enum Daemon {
     }
 
     /// Where insetd looks for a configuration file when none is named.
-    public static let defaultConfigPath = "/etc/insetd/insetd.yaml"
+    package static let defaultConfigPath = "/etc/insetd/insetd.yaml"
 
     /// The exit status for a configuration insetd cannot start with: sysexits.h's
     /// EX_CONFIG, which the unit names in `RestartPreventExitStatus=`.
-    public static let configurationExitStatus: Int32 = 78
+    package static let configurationExitStatus: Int32 = 78
 
     /// The exit status for an error `run` ended with (a configuration file's
     /// errors aside): `configurationExitStatus` when starting again cannot help
     /// (a WebSocket listener the sandbox or the machine forbids is the
     /// configuration's or the unit's to fix), else 1.
-    public static func exitStatus(for error: any Error) -> Int32 {
+    package static func exitStatus(for error: any Error) -> Int32 {
         if let listen = error as? WebSocketListenError, listen.isPermanent { return configurationExitStatus }
         return 1
     }
@@ -53,11 +53,11 @@ public enum Daemon {
     /// The configuration file to use: the named one, else the default path if it
     /// exists (readable or not: an unreadable file is an error, never a silent
     /// fall-back to the defaults), else none (built-in defaults).
-    public static func configPath(explicit: String?) -> String? {
+    package static func configPath(explicit: String?) -> String? {
         ConfigurationSource(explicitPath: explicit).path
     }
 
-    public static func run(_ options: Options) async throws {
+    package static func run(_ options: Options) async throws {
         let source = ConfigurationSource(
             explicitPath: options.configPath, ueventSource: options.ueventSource, tracePath: options.tracePath,
             traceOutputPath: options.traceOutputPath, logLevel: options.logLevel)

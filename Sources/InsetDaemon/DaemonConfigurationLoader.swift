@@ -12,8 +12,8 @@ import SystemPackage
 
 /// Reads a `DaemonConfiguration` from a YAML file with swift-configuration.
 /// Missing keys keep their defaults; wrong values are collected, never guessed.
-public enum DaemonConfigurationLoader {
-    public static func load(path: String) async throws(ConfigurationError) -> DaemonConfiguration {
+package enum DaemonConfigurationLoader {
+    package static func load(path: String) async throws(ConfigurationError) -> DaemonConfiguration {
         // Opened here first for a clear reason (errno) when the file is missing
         // or unreadable, which the provider would report less plainly.
         let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -27,7 +27,7 @@ func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) -> Int32 {
 }
 
 /// Writes a message to standard error whole, for the command line's own errors.
-public func writeToStandardError(_ text: String) {
+package func writeToStandardError(_ text: String) {
     writeAll(2, Array(text.utf8))
 }
 
@@ -35,13 +35,13 @@ public func writeToStandardError(_ text: String) {
 /// each line starts with its syslog priority (`<6>` for info), which journald
 /// turns into the entry's priority, then the subsystem (`insetd.input: ...`);
 /// otherwise it carries a timestamp, the level and the subsystem.
-public struct DaemonLogHandler: LogHandler {
-    public var metadata: Logger.Metadata = [:]
-    public var logLevel: Logger.Level
+package struct DaemonLogHandler: LogHandler {
+    package var metadata: Logger.Metadata = [:]
+    package var logLevel: Logger.Level
     private let label: String
     private let journal: Bool
 
-    public init(label: String, level: Logger.Level, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(label: String, level: Logger.Level, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.label = label
         logLevel = level
         journal = Self.standardErrorIsJournal(environment: environment)
@@ -60,12 +60,12 @@ public struct DaemonLogHandler: LogHandler {
         return UInt64(status.st_dev) == device && UInt64(status.st_ino) == inode
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         writeAll(2, Array(render(event).utf8))
     }
 

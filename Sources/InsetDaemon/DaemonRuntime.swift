@@ -12,7 +12,7 @@ import NIOPosix
 /// that monitors the pool for as long as the process lives: 30 wakeups in 30 s
 /// of idleness. With the event loop as the global executor, the core writes to
 /// client sockets on the thread that owns them and an idle daemon sleeps.
-public enum DaemonRuntime {
+package enum DaemonRuntime {
     /// Makes NIO's singleton event loop group (one thread) Swift's global
     /// executor. Call it first in `main`, before any task exists; false when
     /// another hook is already installed (the daemon then runs on it, or on
@@ -23,7 +23,7 @@ public enum DaemonRuntime {
     /// which finds nothing in an executable linked with `--static-swift-stdlib`
     /// (there NIO's take-over returns false, and libdispatch's workers run).
     @discardableResult
-    public static func takeOverConcurrency() -> Bool {
+    package static func takeOverConcurrency() -> Bool {
         NIOSingletons.groupLoopCountSuggestion = 1
         // The runtime's hook type (ConcurrencyHooks.def), as NIO assumes it too.
         typealias EnqueueGlobalHook = @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void
@@ -39,7 +39,7 @@ public enum DaemonRuntime {
     /// Parks the calling (main) thread for good, without libdispatch:
     /// `dispatchMain()` would hand the main queue to a dispatch worker as the
     /// main thread exits. Signal handlers may run on it (`SignalPipe`).
-    public static func parkMainThread() -> Never {
+    package static func parkMainThread() -> Never {
         while true { pause() }
     }
 

@@ -118,8 +118,8 @@ final class TraceRecorder {
 }
 
 /// A trace file that could not be opened at start-up.
-public struct TraceOpenError: Error, CustomStringConvertible {
-    public var path: String
-    public var errno: Int32
-    public var description: String { "cannot write the trace file \(path): \(String(cString: strerror(errno)))" }
+package struct TraceOpenError: Error, CustomStringConvertible {
+    package var path: String
+    package var errno: Int32
+    package var description: String { "cannot write the trace file \(path): \(String(cString: strerror(errno)))" }
 }

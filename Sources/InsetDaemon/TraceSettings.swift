@@ -1,8 +1,8 @@
 /// Whether and where insetd records what its core sees (`--trace`, `trace.*`),
 /// and how large the recording may grow.
-public struct TraceSettings: Sendable, Equatable {
+package struct TraceSettings: Sendable, Equatable {
     /// What happens when the trace file reaches `maxBytes`.
-    public enum WhenFull: String, Sendable, CaseIterable {
+    package enum WhenFull: String, Sendable, CaseIterable {
         /// Write an end record and record nothing more this run.
         case stop
         /// Start a new file: FILE becomes FILE.1, FILE.1 becomes FILE.2, and so
@@ -11,14 +11,14 @@ public struct TraceSettings: Sendable, Equatable {
     }
 
     /// The trace (inputs of the core); nil records nothing.
-    public var path: String?
+    package var path: String?
     /// The outputs beside it, so the pair checks itself (`insetctl replay --expect`).
-    public var outputPath: String?
-    public var maxBytes: Int
-    public var whenFull: WhenFull
+    package var outputPath: String?
+    package var maxBytes: Int
+    package var whenFull: WhenFull
     /// Old files kept when rotating.
-    public var keep: Int
+    package var keep: Int
 
-    public static let defaults = TraceSettings(
+    package static let defaults = TraceSettings(
         path: nil, outputPath: nil, maxBytes: 64 << 20, whenFull: .stop, keep: 4)
 }

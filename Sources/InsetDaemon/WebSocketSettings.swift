@@ -6,24 +6,24 @@ import ServiceLifecycle
 /// The `websocket:` section: whether insetd also serves browser pages (insetd.js)
 /// over a WebSocket, where, to which page origins, and whether they may send
 /// control commands. Off unless `listen` is set.
-public struct WebSocketSettings: Sendable, Equatable {
+package struct WebSocketSettings: Sendable, Equatable {
     /// Where to listen; nil: no WebSocket endpoint.
-    public var listen: ListenAddress?
+    package var listen: ListenAddress?
     /// Required to listen on an address other than loopback.
-    public var allowRemote: Bool
+    package var allowRemote: Bool
     /// Page origins allowed to connect besides insetd's own pages.
-    public var origins: [String]
+    package var origins: [String]
     /// Accept control commands (show, hide, policy) over the WebSocket.
-    public var control: Bool
+    package var control: Bool
 
-    public static let defaults = WebSocketSettings(listen: nil, allowRemote: false, origins: [], control: false)
+    package static let defaults = WebSocketSettings(listen: nil, allowRemote: false, origins: [], control: false)
 
     /// `HOST:PORT`: an IPv4 address, `localhost`, or `[IPv6]`, and a port.
-    public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
-        public var host: String
-        public var port: Int
+    package struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
+        package var host: String
+        package var port: Int
 
-        public init(host: String, port: Int) {
+        package init(host: String, port: Int) {
             self.host = host
             self.port = port
         }
@@ -52,9 +52,9 @@ public struct WebSocketSettings: Sendable, Equatable {
             self.init(host: String(host), port: number)
         }
 
-        public var isLoopback: Bool { WebSocketOriginPolicy.isLoopback(host) }
+        package var isLoopback: Bool { WebSocketOriginPolicy.isLoopback(host) }
 
-        public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+        package var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
     }
 
     /// `scheme://host[:port]` as browsers send it in `Origin`, or `null` (pages
