@@ -75,7 +75,7 @@ LIB_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -fvisibility=hidden -D_
 LIB_LIBS = $(shell $(PKG_CONFIG) --libs json-c) -lm
 LIB_SO = $(LIB_BUILD)/libinsetd.so.$(LIB_VERSION)
 
-libinsetd: $(LIB_SO) $(LIB_BUILD)/insetd.pc
+libinsetd: $(LIB_SO)
 
 $(LIB_SO): libinsetd/src/insetd.c libinsetd/include/insetd.h
 	mkdir -p $(LIB_BUILD)
@@ -83,11 +83,6 @@ $(LIB_SO): libinsetd/src/insetd.c libinsetd/include/insetd.h
 	    -o $@ libinsetd/src/insetd.c $(LIB_LIBS)
 	ln -sf libinsetd.so.$(LIB_VERSION) $(LIB_BUILD)/libinsetd.so.$(LIB_ABI)
 	ln -sf libinsetd.so.$(LIB_ABI) $(LIB_BUILD)/libinsetd.so
-
-$(LIB_BUILD)/insetd.pc: libinsetd/insetd.pc.in VERSION
-	mkdir -p $(LIB_BUILD)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-	    -e "s|@VERSION@|$$(cat VERSION)|" libinsetd/insetd.pc.in > $@
 
 $(LIB_BUILD)/test-libinsetd: libinsetd/tests/test-libinsetd.c $(LIB_SO)
 	$(CC) -std=c11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Ilibinsetd/include \
@@ -143,7 +138,11 @@ install: $(addprefix $(RELEASE)/,$(PROGRAMS)) libinsetd
 	ln -sf libinsetd.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libinsetd.so.$(LIB_ABI)
 	ln -sf libinsetd.so.$(LIB_ABI) $(DESTDIR)$(LIBDIR)/libinsetd.so
 	$(INSTALL) -D -m 0644 libinsetd/include/insetd.h $(DESTDIR)$(INCLUDEDIR)/insetd.h
-	$(INSTALL) -D -m 0644 $(LIB_BUILD)/insetd.pc $(DESTDIR)$(PKGCONFIGDIR)/insetd.pc
+	# insetd.pc names this install's directories (written here, not at build time).
+	$(INSTALL) -d $(DESTDIR)$(PKGCONFIGDIR)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e "s|@VERSION@|$$(cat VERSION)|" libinsetd/insetd.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/insetd.pc
+	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/insetd.pc
 	$(INSTALL) -D -m 0644 man/libinsetd.3 $(DESTDIR)$(MANDIR)/man3/libinsetd.3
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)
 	$(INSTALL) -m 0644 README.md LICENSE $(DOCS) $(DESTDIR)$(DOCDIR)/
