@@ -52,7 +52,7 @@ RELEASE = $(SCRATCH)/release
 
 INSTALL ?= install
 # Installed beside the README into DOCDIR (the units' Documentation= points there).
-DOCS = docs/PROTOCOL.md docs/DAEMON.md docs/OSK.md docs/WEB.md docs/HIL-USERS.md
+DOCS = docs/PROTOCOL.md docs/DAEMON.md docs/OSK.md docs/WEB.md docs/HIL-USERS.md docs/CLIENTS.md docs/QT.md
 PROGRAMS = insetd insetctl insetd-osk insetd-testbed
 # Installed into MANDIR/manN by their suffix; all but insetd.yaml.5 are generated
 # from each binary's own argument definitions (`make man completions`).
