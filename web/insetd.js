@@ -12,7 +12,15 @@
 // offset by scrolling, animated as the keyboard moves). The keyboard is exposed
 // as Chromium's VirtualKeyboard API exposes it: `kb.boundingRect`, a
 // `geometrychange` event, and CSS custom properties --insetd-keyboard-x, -y,
-// -width and -height on the root element. docs/WEB.md has the whole story.
+// -width and -height on the root element, in the viewport's coordinates.
+//
+// Two coordinate spaces meet here. insetd's is the screen (the output): the
+// keyboard's frame, and the screen size whose change is a rotation. The page's
+// is its viewport, which the compositor may place anywhere on the screen and
+// shrink for the keyboard's exclusive zone. insetd.js tells insetd where the
+// viewport is (a `window` message) and turns the keyboard back into viewport
+// coordinates, clipped to the part that covers the viewport. docs/WEB.md has the
+// whole story.
 
 const CURVES = {
   easeInOut: [0.42, 0, 0.58, 1],
@@ -54,6 +62,38 @@ function isEditable(element) {
 
 const round = (value) => Math.round(value * 100) / 100;
 
+/// The output's size in CSS pixels: what insetd calls the screen. A browser
+/// that reports no screen (0×0) is taken to fill it with its viewport.
+function measureScreen() {
+  const width = globalThis.screen?.width, height = globalThis.screen?.height;
+  if (!(width > 0 && height > 0)) return { width: round(innerWidth), height: round(innerHeight) };
+  return { width: round(width), height: round(height) };
+}
+
+/// Where the viewport is on the screen. The window's position is screenX/Y
+/// (always 0 on Wayland, which hides it from clients: the window is assumed at
+/// the output's top-left, as a kiosk's full-screen or maximized window is);
+/// browser UI inside the window (an info bar, a toolbar) sits above the
+/// viewport, so it starts outerHeight − innerHeight lower. Side and bottom
+/// decorations are assumed absent. `origin` (an option) overrides the guess.
+function measureWindow(origin) {
+  const given = typeof origin === "function" ? origin() : origin;
+  const x = given?.x ?? (screenX || 0);
+  const y = given?.y ?? ((screenY || 0) + (outerHeight > innerHeight ? outerHeight - innerHeight : 0));
+  return { x: round(x), y: round(y), width: round(innerWidth), height: round(innerHeight) };
+}
+
+/// `frame` (screen coordinates) as the viewport at `window` sees it: the part
+/// that covers the viewport, in viewport coordinates; null when none does.
+function inViewport(frame, window) {
+  if (!frame || !window) return frame ?? null;
+  const left = Math.max(frame.x, window.x), top = Math.max(frame.y, window.y);
+  const right = Math.min(frame.x + frame.width, window.x + window.width);
+  const bottom = Math.min(frame.y + frame.height, window.y + window.height);
+  if (right <= left || bottom <= top) return null;
+  return { x: round(left - window.x), y: round(top - window.y), width: round(right - left), height: round(bottom - top) };
+}
+
 /// One registered scroll view: the element, what was last told insetd, and the
 /// adjustment in force.
 class View {
@@ -67,6 +107,8 @@ class View {
     this.lastDescription = "";
     this.animation = 0;
     this.animating = false;
+    this.missedUpdate = false; // a geometry change came while animating
+    this.onSettle = null; // called when an animation that missed one ends
   }
 
   get scroller() {
@@ -132,6 +174,12 @@ class View {
       scroller.scrollTo({ left: to.x, top: to.y, behavior: "instant" });
       if (!growing) this.setExtraBottom(extra);
       this.animating = false;
+      // A resize during the animation (the compositor shrinking the window
+      // for the keyboard) was not described then: describe it now.
+      if (this.missedUpdate) {
+        this.missedUpdate = false;
+        this.onSettle?.();
+      }
     };
     if (duration <= 0 || (Math.abs(from.y - to.y) < 0.5 && Math.abs(from.x - to.x) < 0.5)) {
       finish();
@@ -164,6 +212,7 @@ class View {
   reset() {
     cancelAnimationFrame(this.animation);
     this.animating = false;
+    this.missedUpdate = false;
     if (this.extraBottom > 0) this.setExtraBottom(0);
     this.adjustment = null;
     this.lastDescription = "";
@@ -187,7 +236,9 @@ export class InsetdKeyboard extends EventTarget {
     this.closed = false;
     this.nextId = 1;
     this.safeArea = { top: 0, left: 0, bottom: 0, right: 0 };
-    this.screen = null;
+    this.screen = null; // the output's size as insetd was last told
+    this.window = null; // the viewport's frame on the screen as insetd was last told
+    this.keyboardFrame = null; // the keyboard in screen coordinates, as insetd says
     this.pendingUpdate = 0;
     this.scrollTimers = new Map();
     this.panel = options.emulate ? new EmulatedKeyboard() : null;
@@ -217,6 +268,7 @@ export class InsetdKeyboard extends EventTarget {
       this.connected = false;
       this.socket = null;
       for (const view of this.views.values()) view.reset();
+      this.keyboardFrame = null;
       this.setGeometry(null, null);
       if (wasConnected) this.dispatchEvent(new Event("disconnect"));
       if (this.closed) return;
@@ -261,7 +313,8 @@ export class InsetdKeyboard extends EventTarget {
         break;
       case "keyboard": {
         const hidden = message.phase === "willHide" || message.phase === "didHide";
-        this.setGeometry(hidden ? null : message.end, message);
+        this.keyboardFrame = hidden ? null : message.end;
+        this.setGeometry(inViewport(this.keyboardFrame, this.window ?? measureWindow(this.options.origin)), message);
         if (this.state) this.state.keyboard = hidden ? undefined : message.end;
         break;
       }
@@ -287,12 +340,16 @@ export class InsetdKeyboard extends EventTarget {
     }
   }
 
-  /// After `welcome` (first connection or a daemon restart): the screen, every
-  /// view, and the focused field, so insetd knows all it knew before.
+  /// After `welcome` (first connection or a daemon restart): the screen, the
+  /// window, every view, and the focused field, so insetd knows all it knew before.
   resync() {
     this.safeArea = measureSafeArea();
     this.screen = null;
+    this.window = null;
+    // A keyboard already up (another client's field) is what the page sees at once.
+    this.keyboardFrame = this.state?.keyboard ?? null;
     this.sendScreen(0);
+    this.sendWindow();
     if (this.options.views !== false) this.addView(DOCUMENT_VIEW, document.documentElement, true);
     for (const element of document.querySelectorAll("[data-insetd-view]")) this.addElementView(element);
     for (const view of this.views.values()) this.describe(view, "register");
@@ -304,7 +361,11 @@ export class InsetdKeyboard extends EventTarget {
   // MARK: views
 
   addView(name, element, isDocument = false) {
-    if (!this.views.has(name)) this.views.set(name, new View(name, element, isDocument));
+    if (!this.views.has(name)) {
+      const view = new View(name, element, isDocument);
+      view.onSettle = () => this.scheduleUpdate();
+      this.views.set(name, view);
+    }
     return this.views.get(name);
   }
 
@@ -341,14 +402,19 @@ export class InsetdKeyboard extends EventTarget {
       this.pendingUpdate = 0;
       if (!this.connected) return;
       this.sendScreen(0.3);
-      for (const view of this.views.values()) if (!view.animating) this.describe(view, "update");
+      this.sendWindow();
+      for (const view of this.views.values()) {
+        if (view.animating) view.missedUpdate = true; else this.describe(view, "update");
+      }
       if (this.focused) this.focus(this.focused.element, true);
     });
   }
 
-  /// The viewport is the kiosk's screen: a new size is a rotation (`transition`).
+  /// The output's size: a new one is a rotation (`transition`). A viewport that
+  /// changes on the same output (the compositor made room for the keyboard, a
+  /// window was resized) is a `window` report instead (`sendWindow`).
   sendScreen(duration) {
-    const screen = { width: round(innerWidth), height: round(innerHeight) };
+    const screen = measureScreen();
     const known = this.screen ?? this.state?.screen;
     if (this.screen && known.width === screen.width && known.height === screen.height) return;
     if (!this.screen && known && known.width === screen.width && known.height === screen.height) {
@@ -359,6 +425,18 @@ export class InsetdKeyboard extends EventTarget {
     this.safeArea = measureSafeArea();
     if (this.state) this.state.screen = screen;
     this.send({ type: "transition", duration, screen });
+  }
+
+  /// Where the viewport is on the screen, when it moved or changed size; the
+  /// keyboard the page sees is clipped to it again.
+  sendWindow() {
+    const window = measureWindow(this.options.origin);
+    const known = this.window;
+    if (known && known.x === window.x && known.y === window.y && known.width === window.width &&
+        known.height === window.height) return;
+    this.window = window;
+    this.send({ type: "window", frame: window });
+    this.setGeometry(inViewport(this.keyboardFrame, window), null);
   }
 
   viewFor(element) {
@@ -517,7 +595,9 @@ class EmulatedKeyboard {
 /// Connects the page to insetd. Options: `url` (the WebSocket; default: the
 /// server this module was loaded from), `name` (shown in insetd's log),
 /// `emulate` (draw a stand-in keyboard), `views: false` (do not register the
-/// document itself), `maxRetryDelay` (ms, default 5000).
+/// document itself), `maxRetryDelay` (ms, default 5000), `origin` (`{x, y}` or a
+/// function returning it: the viewport's top-left on the screen, when the page
+/// knows it better than screenX/Y and outerHeight tell).
 export function connect(options = {}) {
   return new InsetdKeyboard(options);
 }

@@ -30,6 +30,8 @@ final class DaemonCore {
     private var tabletMode = false
     /// The OSK bridge whose real keyboard frame is in use, and its client (see `reportedFrame`).
     private var frameReporter: (bridge: String, client: ClientID)?
+    /// Why a bridge's real keyboard is not on the screen, until it says otherwise or leaves.
+    private var oskProblem: (bridge: String, client: ClientID, problem: String)?
     /// What `policy` subscribers were last told of the hardware keyboard.
     private var publishedHardwareKeyboard = false
     /// The view whose field has focus, as clients last said: the client that
@@ -205,7 +207,18 @@ final class DaemonCore {
         case .oskVisibility(let bridge, let visible):
             logger.info("OSK changed by itself or its user", metadata: ["bridge": "\(bridge)", "visible": "\(visible)"])
         case .oskFrame(let bridge, let frame):
+            // Only the daemon knows the screen: a keyboard wholly off it covers nothing and is a bridge's mistake.
+            if let frame, frame.intersection(Rect(origin: .zero, size: pipeline.policy.screen)) == nil {
+                let screen = pipeline.policy.screen
+                reply(.error(ProtocolError(
+                    .invalidField, "oskFrame: \"frame\" must intersect the screen (0,0 \(formatPoints(screen.width))x\(formatPoints(screen.height)))",
+                    id: request.id)))
+                return
+            }
             reportedFrame(frame, by: bridge, client: client)
+        case .oskProblem(let bridge, let problem):
+            reportedProblem(problem, by: bridge, client: client)
+            return acknowledge()
         case .reload:
             reloadRequested(client, request.id)
             return
@@ -313,6 +326,7 @@ final class DaemonCore {
             keyboard: pipeline.policy.frame, screen: pipeline.policy.screen, mode: pipeline.policy.configuration.mode,
             tabletMode: tabletMode, hardwareKeyboard: pipeline.policy.hardwareKeyboardUsable)
         state.frameSource = frameReporter.map { "reported by \($0.bridge)" } ?? "configured"
+        state.oskProblem = oskProblem?.problem
         return state
     }
 
@@ -329,8 +343,19 @@ final class DaemonCore {
         }
     }
 
+    private func reportedProblem(_ problem: String?, by bridge: String, client: ClientID) {
+        if let problem {
+            logger.notice("the OSK is not on the screen", metadata: ["bridge": "\(bridge)", "problem": "\(problem)"])
+            oskProblem = (bridge, client, problem)
+        } else if oskProblem?.client == client {
+            logger.info("OSK problem resolved", metadata: ["bridge": "\(bridge)"])
+            oskProblem = nil
+        }
+    }
+
     /// The bridge that reported the frame is gone: back to the configured heights.
     private func bridgeLeft(_ id: ClientID) {
+        if oskProblem?.client == id { oskProblem = nil }
         guard frameReporter?.client == id else { return }
         frameReporter = nil
         feed(.floatingFrame(nil), from: .client(id))

@@ -62,6 +62,9 @@ final class DecisionTimeline {
         let isTick = if case .tick = event { true } else { false }
         var decisions: [(TimelineDecision, TimelineCause)] = []
         if case .device(let name, let device) = cause { decisions.append((.device(event: name, device), cause)) }
+        if case .server(.request(_, let request)) = event, case .oskProblem(let bridge, let problem) = request.message {
+            decisions.append((.oskProblem(bridge: bridge, problem: problem), cause))
+        }
         if before.tabletMode != after.tabletMode { decisions.append((.tabletMode(after.tabletMode), cause)) }
         if before.mode != after.mode { decisions.append((.mode(after.mode), cause)) }
         let holdOff = TimelineCause.holdOffExpired(holdOff: configuration.policy.hardwareHoldOff)

@@ -21,11 +21,11 @@ public struct BridgeConfiguration: Sendable {
     }
 }
 
-/// The session-side bridge: follows insetd's keyboard and makes the real OSK
-/// obey it, and tells insetd when the OSK changed by itself or its user and what
-/// its real frame is. One thread, one poll loop; every peer (insetd, the session
-/// bus, the OSK) may be missing or go away, and each is retried on its own
-/// back-off with one log line per distinct failure.
+/// The session-side bridge: the I/O around `BridgeMachine`. It connects to
+/// insetd, the session bus and the OSK, turns what they say into machine events,
+/// and carries out the machine's actions. One thread, one poll loop; every peer
+/// (insetd, the session bus, the OSK) may be missing or go away, and each is
+/// retried on its own back-off with one log line per distinct failure.
 public final class Bridge {
     private let configuration: BridgeConfiguration
     private var log: BridgeLog { configuration.log }
@@ -42,24 +42,21 @@ public final class Bridge {
     /// Set by the OSK's signals (from inside the bus's `process()`).
     private var oskChanged = false
 
-    // insetd's view of the keyboard.
-    private var screen = Size(width: 0, height: 0)
-    private var keyboardShown = false
-    private var hardwareKeyboard = false
-    private var hardwareApplied: Bool?
+    private var machine: BridgeMachine
+    private var machineWake: Instant?
+    /// Events that actions produced (a detach, the compositor's answer), fed next.
+    private var followUps: [BridgeEvent] = []
 
-    // The real OSK.
-    private var applied: Bool?
-    private var observed: Bool?
+    /// insetd's screen, to scale sway's output coordinates into it.
+    private var screen = Size(width: 0, height: 0)
     private let sway = SwayIPC()
     private var baselineGap: Double?
     private var lastGap: Double?
-    private var measureUntil: Double = 0
-    private var realFrame: Rect?
-    private var reportedFrame: Rect?
+    private var swayOutput: Size?
 
     public init(configuration: BridgeConfiguration) {
         self.configuration = configuration
+        machine = BridgeMachine(name: configuration.backend == .auto ? "the OSK" : configuration.backend.rawValue)
         if configuration.backend != .auto {
             backend = Backends.make(configuration.backend, options: configuration.options, log: configuration.log)
         }
@@ -78,11 +75,11 @@ public final class Bridge {
         signal(SIGPIPE, SIG_IGN)
         log.info("starting: backend \(configuration.backend.rawValue), insetd at \(configuration.socketPath)")
         while stopRequested == 0 {
-            step(now: monotonicSeconds())
-            wait(timeout: nextTimeout(now: monotonicSeconds()))
+            step(now: monotonicInstant())
+            wait(timeout: nextTimeout(now: monotonicInstant()))
         }
         backend?.restore()
-        if let backend, attached, applied == true { try? backend.setVisible(false) }
+        if let backend, attached, machine.applied == true { try? backend.setVisible(false) }
         log.info("stopped")
     }
 
@@ -98,49 +95,89 @@ public final class Bridge {
         log.info(message)
     }
 
+    // MARK: - The machine
+
+    private func feed(_ event: BridgeEvent, now: Instant = monotonicInstant()) {
+        followUps.append(event)
+        while !followUps.isEmpty {
+            let step = machine.handle(followUps.removeFirst(), now: now)
+            machineWake = step.wake
+            for action in step.actions { perform(action) }
+        }
+    }
+
+    private func perform(_ action: BridgeAction) {
+        let name = backend?.name ?? "osk"
+        switch action {
+        case .setOSKVisible(let visible):
+            guard let backend, attached else { return }
+            do {
+                try backend.setVisible(visible)
+                log.trace("\(backend.name): \(visible ? "show" : "hide")")
+            } catch {
+                if error.absent { detach(error) } else { failed("osk", "\(error)") }
+            }
+        case .setHardwareKeyboard(let usable): backend?.hardwareKeyboard(usable)
+        case .reportVisibility(let visible): link?.reportVisibility(bridge: name, visible: visible)
+        case .reportFrame(let frame): link?.reportFrame(bridge: name, frame: frame)
+        case .reportProblem(let problem): link?.reportProblem(bridge: name, problem: problem)
+        case .checkFullscreen:
+            guard let sway else { return }
+            do { followUps.append(.fullscreen(window: try sway.fullscreenWindow())) } catch { log.trace("sway get_tree: \(error)") }
+        case .log(let line): log.info(line)
+        case .trace(let line): log.trace(line)
+        }
+    }
+
     // MARK: - One turn of the loop
 
-    private func step(now: Double) {
+    private func step(now: Instant) {
         connectInsetd(now: now)
         connectBus(now: now)
         attachBackend(now: now)
         observe(now: now)
-        apply()
         measure(now: now)
+        feed(.tick, now: now)
         link?.flush()
     }
 
-    private func connectInsetd(now: Double) {
-        guard link == nil, now >= linkBackoff.next else { return }
+    private func connectInsetd(now: Instant) {
+        guard link == nil, now.seconds >= linkBackoff.next else { return }
         do {
             link = try InsetdLink(path: configuration.socketPath, client: "insetd-osk/\(backend?.name ?? "auto")")
             linkBackoff.reset()
             recovered("insetd", "connected to insetd at \(configuration.socketPath)")
         } catch {
             failed("insetd", "cannot reach insetd: \(error)")
-            linkBackoff.failed(now: now)
+            linkBackoff.failed(now: now.seconds)
         }
     }
 
-    private func connectBus(now: Double) {
+    private func connectBus(now: Instant) {
         let needsBus = backend?.usesBus ?? true
-        guard needsBus, bus == nil, now >= busBackoff.next else { return }
+        guard needsBus, bus == nil, now.seconds >= busBackoff.next else { return }
         do {
             bus = try DBusConnection.session()
             busBackoff.reset()
             recovered("bus", "connected to the session bus")
         } catch {
             failed("bus", "cannot reach the session bus: \(error)")
-            busBackoff.failed(now: now)
+            busBackoff.failed(now: now.seconds)
         }
     }
 
-    private func attachBackend(now: Double) {
-        guard !attached, now >= backendBackoff.next else { return }
+    private func attachBackend(now: Instant) {
+        // The OSK's bus name coming back (a restart after a crash) is tried at
+        // once: a show may be waiting for it, on the machine's short clock.
+        if !attached, oskChanged {
+            oskChanged = false
+            backendBackoff.reset()
+        }
+        guard !attached, now.seconds >= backendBackoff.next else { return }
         if configuration.backend == .auto, backend == nil {
             guard let kind = Backends.detect(bus: bus, options: configuration.options) else {
                 failed("osk", "no on-screen keyboard found (squeekboard, KWin, wvkbd, GNOME)")
-                backendBackoff.failed(now: now)
+                backendBackoff.failed(now: now.seconds)
                 return
             }
             backend = Backends.make(kind, options: configuration.options, log: log)
@@ -151,16 +188,17 @@ public final class Bridge {
             try backend.attach(bus: backend.usesBus ? bus : nil) { [weak self] in self?.oskChanged = true }
             attached = true
             backendBackoff.reset()
-            // Whatever the OSK shows now, it gets insetd's decision again.
-            applied = nil
-            observed = nil
-            hardwareApplied = nil
             oskChanged = true
             recovered("osk", "driving \(backend.name)")
-            reportConfiguredFrame()
+            // Its own visibility (a bus OSK), else sway's usable area, confirms a
+            // show; without either (labwc, a stale $SWAYSOCK) a show is taken as done.
+            let observable = backend.usesBus ? (try? backend.visible()) != nil : (try? sway?.usableArea()) != nil
+            let heights = ConfiguredHeights(
+                portrait: backend.configuredHeight(landscape: false), landscape: backend.configuredHeight(landscape: true))
+            feed(.oskAttached(name: backend.name, observable: observable, configured: heights), now: now)
         } catch {
             failed("osk", "\(error)")
-            backendBackoff.failed(now: now)
+            backendBackoff.failed(now: now.seconds)
         }
     }
 
@@ -168,55 +206,24 @@ public final class Bridge {
         attached = false
         if configuration.backend == .auto { backend = nil }
         failed("osk", "\(error)")
-        backendBackoff.failed(now: monotonicSeconds())
+        backendBackoff.failed(now: monotonicInstant().seconds)
+        followUps.append(.oskDetached)
     }
 
-    // MARK: - insetd → OSK
-
-    /// The OSK shows when insetd shows a keyboard and no hardware keyboard is
-    /// usable (then insetd's frame is at most an accessory bar, drawn by the app).
-    /// The user's (or the OSK's own) last show/hide, which stands, even against
-    /// a hardware keyboard, until insetd's keyboard goes the other way.
-    private var userChoice: Bool?
-
-    private var desired: Bool { userChoice ?? (keyboardShown && !hardwareKeyboard) }
-
-    private func apply() {
-        guard let backend, attached, link != nil else { return }
-        if hardwareApplied != hardwareKeyboard {
-            backend.hardwareKeyboard(hardwareKeyboard)
-            hardwareApplied = hardwareKeyboard
-        }
-        guard applied != desired else { return }
-        do {
-            try backend.setVisible(desired)
-            log.trace("\(backend.name): \(desired ? "show" : "hide")")
-            applied = desired
-            if desired { measureUntil = monotonicSeconds() + 2 }
-        } catch {
-            if error.absent { detach(error) } else { failed("osk", "\(error)") }
-        }
-    }
+    // MARK: - insetd
 
     private func handle(_ message: DaemonMessage) {
         switch message {
         case .welcome(_, _, let state, _):
             screen = state.screen.size
-            keyboardShown = state.keyboard != nil
-            hardwareKeyboard = state.hardwareKeyboard
-            userChoice = nil
-            // A restarted insetd knows nothing of the real frame yet.
-            reportedFrame = nil
-            reportConfiguredFrame()
-            if let realFrame { report(frame: realFrame) }
+            feed(.linkConnected(screen: screen, keyboardShown: state.keyboard != nil, hardwareKeyboard: state.hardwareKeyboard))
         case .keyboard(let note, _):
             switch note.phase {
-            case .willShow, .didShow, .willChangeFrame, .didChangeFrame: keyboardShown = true
-            case .willHide, .didHide: keyboardShown = false
+            case .willShow, .didShow, .willChangeFrame, .didChangeFrame: feed(.keyboard(shown: true))
+            case .willHide, .didHide: feed(.keyboard(shown: false))
             }
-            if let choice = userChoice, choice != keyboardShown { userChoice = nil }
         case .policy(_, _, let usable):
-            hardwareKeyboard = usable
+            feed(.hardwareKeyboard(usable: usable))
         case .error(let error):
             log.info("insetd refused a report: \(error)")
         case .bye(let reason):
@@ -226,38 +233,24 @@ public final class Bridge {
         }
     }
 
-    // MARK: - OSK → insetd
+    // MARK: - The OSK
 
     /// Reads the OSK's visibility (its own report, else the compositor's usable
-    /// area) and reports a change insetd did not ask for.
-    private func observe(now: Double) {
+    /// area) for the machine, which decides what is news.
+    private func observe(now: Instant) {
         guard let backend, attached else { return }
+        // A bus OSK says when it changed, but a show being confirmed is read on
+        // every wake (a dropped show sends no signal); the others are cheap to ask.
+        guard oskChanged || !backend.usesBus || machine.asserting else { return }
+        oskChanged = false
         var visible: Bool?
-        // A bus OSK says when it changed; the others are asked every turn (cheap).
-        if oskChanged || !backend.usesBus {
-            oskChanged = false
-            do { visible = try backend.visible() } catch {
-                if error.absent { return detach(error) }
-                failed("osk", "\(error)")
-            }
-            if visible == false { _ = readGap() }  // hidden: the baseline of the usable area
-        } else {
+        do { visible = try backend.visible() } catch {
+            if error.absent { detach(error) } else { failed("osk", "\(error)") }
             return
         }
+        if visible == false { _ = readGap() }  // hidden: the baseline of the usable area
         if visible == nil, let gap = readGap(), let baselineGap { visible = gap > baselineGap + 0.5 }
-        guard let visible, visible != observed else { return }
-        let previous = observed
-        observed = visible
-        if visible { measureUntil = now + 2 }
-        // The first reading, or the OSK doing what it was told: nothing to report.
-        guard previous != nil, let applied, visible != applied else { return }
-        log.info("\(backend.name) was \(visible ? "shown" : "hidden") by itself or its user")
-        self.applied = visible
-        // insetd will follow (show/hide until the next focus change); until its
-        // notification arrives, do not undo what the user just did.
-        keyboardShown = visible
-        userChoice = visible
-        link?.reportVisibility(bridge: backend.name, visible: visible)
+        if let visible { feed(.oskObserved(visible: visible), now: now) }
     }
 
     private func readGap() -> Double? {
@@ -267,75 +260,71 @@ public final class Bridge {
         return area.bottomGap
     }
 
-    private var swayOutput: Size?
+    private var measuring: Bool {
+        attached && (machine.observed == true || machine.applied == true) && machine.measureUntil != nil
+    }
 
     /// While the OSK settles after showing, reads its exclusive zone until two
-    /// readings agree, and reports that as the real frame.
-    private func measure(now: Double) {
-        guard let backend, attached, now < measureUntil, observed == true || applied == true else { return }
+    /// readings agree, for the machine to report as the real frame.
+    private func measure(now: Instant) {
+        guard measuring, let until = machine.measureUntil, now < until else { return }
         guard let gap = readGap(), let baselineGap, let output = swayOutput, gap > baselineGap + 0.5 else { return }
         defer { lastGap = gap }
         guard gap == lastGap, screen.width > 0, output.height > 0 else { return }
         let scaleX = screen.width / output.width
         let scaleY = screen.height / output.height
-        let frame = Rect(
-            x: 0, y: (output.height - gap) * scaleY, width: output.width * scaleX, height: (gap - baselineGap) * scaleY)
-        realFrame = frame
-        measureUntil = 0
-        if frame != reportedFrame { log.info("\(backend.name)'s real frame: \(frame) (from sway's usable area)") }
-        report(frame: frame)
-    }
-
-    /// wvkbd's `-H`/`-L`: the frame is known before it ever shows.
-    private func reportConfiguredFrame() {
-        guard let backend, attached, screen.width > 0 else { return }
-        let landscape = screen.width > screen.height
-        guard let height = backend.configuredHeight(landscape: landscape) else { return }
-        report(frame: Rect(x: 0, y: screen.height - height, width: screen.width, height: height))
-    }
-
-    private func report(frame: Rect) {
-        guard let backend, let link, frame != reportedFrame else { return }
-        reportedFrame = frame
-        link.reportFrame(bridge: backend.name, frame: frame)
+        feed(
+            .frameMeasured(
+                Rect(x: 0, y: (output.height - gap) * scaleY, width: output.width * scaleX, height: (gap - baselineGap) * scaleY)),
+            now: now)
     }
 
     // MARK: - Waiting
 
-    private func nextTimeout(now: Double) -> Double {
-        var deadlines: [Double] = [now + 1]
+    private func nextTimeout(now: Instant) -> Double {
+        let seconds = now.seconds
+        var deadlines: [Double] = [seconds + 1]
         if link == nil { deadlines.append(linkBackoff.next) }
         if bus == nil, backend?.usesBus ?? true { deadlines.append(busBackoff.next) }
         if !attached { deadlines.append(backendBackoff.next) }
-        if now < measureUntil { deadlines.append(now + 0.05) }
+        if let machineWake { deadlines.append(machineWake.seconds) }
+        if measuring, let until = machine.measureUntil, now < until { deadlines.append(seconds + 0.05) }
         // Without a visibility of its own (wvkbd), the OSK is watched through sway.
-        if attached, sway != nil, backend?.usesBus == false { deadlines.append(now + 0.1) }
-        if let usec = bus?.timeoutMicroseconds { deadlines.append(now + Double(usec) / 1e6) }
-        return max(0, (deadlines.min() ?? now + 1) - now)
+        if attached, sway != nil, backend?.usesBus == false { deadlines.append(seconds + 0.1) }
+        if let usec = bus?.timeoutMicroseconds { deadlines.append(seconds + Double(usec) / 1e6) }
+        return max(0, (deadlines.min() ?? seconds + 1) - seconds)
     }
 
     private func wait(timeout: Double) {
         var fds: [pollfd] = []
         if let link { fds.append(pollfd(fd: link.fd, events: Int16(POLLIN) | (link.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)) }
         if let bus { fds.append(pollfd(fd: bus.fileDescriptor, events: bus.pollEvents, revents: 0)) }
-        _ = poll(&fds, nfds_t(fds.count), Int32(timeout * 1000))
+        _ = poll(&fds, nfds_t(fds.count), Int32((timeout * 1000).rounded(.up)))
         if let link {
             do {
                 for message in try link.read() { handle(message) }
             } catch {
                 self.link = nil
                 failed("insetd", "lost insetd: \(error)")
-                linkBackoff.failed(now: monotonicSeconds())
+                linkBackoff.failed(now: monotonicInstant().seconds)
+                feed(.linkLost)
             }
         }
         if let bus {
             do { try bus.process() } catch {
                 self.bus = nil
-                if backend?.usesBus ?? false { attached = false }
+                if backend?.usesBus ?? false, attached {
+                    attached = false
+                    feed(.oskDetached)
+                }
                 if configuration.backend == .auto { backend = nil }
                 failed("bus", "lost the session bus: \(error)")
-                busBackoff.failed(now: monotonicSeconds())
+                busBackoff.failed(now: monotonicInstant().seconds)
             }
         }
     }
+}
+
+extension Instant {
+    fileprivate var seconds: Double { Double(nanoseconds) / 1e9 }
 }

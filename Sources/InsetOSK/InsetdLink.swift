@@ -36,6 +36,10 @@ final class InsetdLink {
         send(.oskFrame(bridge: bridge, frame: frame))
     }
 
+    func reportProblem(bridge: String, problem: String?) {
+        send(.oskProblem(bridge: bridge, problem: problem))
+    }
+
     /// Writes what the socket takes now; the rest waits for `POLLOUT`.
     func flush() {
         while !pendingOutput.isEmpty {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import DBus
+import InsetCore
 
 /// Why a backend could not reach or drive its on-screen keyboard, as one line a
 /// person can act on (the bridge logs it once and retries with back-off).
@@ -36,11 +37,11 @@ public struct BridgeLog: Sendable {
     }
 }
 
-/// The monotonic clock in seconds, shared by the poll loop's timers.
-func monotonicSeconds() -> Double {
+/// The monotonic clock, shared by the poll loop's timers and the machine's time.
+func monotonicInstant() -> Instant {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    return Instant(nanoseconds: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))
 }
 
 /// Doubling retry delays, 0.1 s to 5 s, so a missing OSK or daemon costs little.

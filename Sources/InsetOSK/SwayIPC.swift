@@ -23,11 +23,7 @@ public struct SwayIPC: Sendable {
 
     /// The focused output's (else the first active output's) usable area.
     public func usableArea() throws -> SwayUsableArea {
-        let outputs = try query(type: 3) as? [[String: Any]] ?? []
-        let active = outputs.filter { $0["active"] as? Bool ?? false }
-        guard let output = active.first(where: { $0["focused"] as? Bool ?? false }) ?? active.first,
-            let name = output["name"] as? String, let outputRect = rect(output["rect"])
-        else { throw OSKError("sway: no active output") }
+        let (name, outputRect) = try oskOutput()
         let workspaces = try query(type: 1) as? [[String: Any]] ?? []
         guard let workspace = workspaces.first(where: { $0["output"] as? String == name && ($0["visible"] as? Bool ?? false) }),
             let area = rect(workspace["rect"])
@@ -35,6 +31,53 @@ public struct SwayIPC: Sendable {
         return SwayUsableArea(
             output: Size(width: outputRect.width, height: outputRect.height),
             bottomGap: (outputRect.minY + outputRect.height) - (area.minY + area.height))
+    }
+
+    /// The output the OSK is on: the focused one, else the first active one.
+    private func oskOutput() throws -> (name: String, rect: Rect) {
+        let outputs = try query(type: 3) as? [[String: Any]] ?? []
+        let active = outputs.filter { $0["active"] as? Bool ?? false }
+        guard let output = active.first(where: { $0["focused"] as? Bool ?? false }) ?? active.first,
+            let name = output["name"] as? String, let outputRect = rect(output["rect"])
+        else { throw OSKError("sway: no active output") }
+        return (name, outputRect)
+    }
+
+    /// The app id of a full-screen window on the OSK's output's visible
+    /// workspace (`get_tree`), or nil when there is none. sway draws layer-shell
+    /// "top" surfaces (squeekboard, wvkbd 0.12) below such a window.
+    public func fullscreenWindow() throws -> String? {
+        let output = try oskOutput().name
+        return Self.fullscreenWindow(inTree: try query(type: 4), output: output)
+    }
+
+    /// `fullscreenWindow` on a decoded `get_tree` reply.
+    static func fullscreenWindow(inTree tree: Any, output: String) -> String? {
+        let outputs = (tree as? [String: Any])?["nodes"] as? [[String: Any]] ?? []
+        guard let node = outputs.first(where: { $0["name"] as? String == output }) else { return nil }
+        let current = node["current_workspace"] as? String
+        let workspaces = (node["nodes"] as? [[String: Any]] ?? []).filter { $0["name"] as? String == current }
+        for workspace in workspaces {
+            if let window = fullscreen(in: workspace) { return window }
+        }
+        return nil
+    }
+
+    private static func fullscreen(in con: [String: Any]) -> String? {
+        if con["type"] as? String != "workspace", ((con["fullscreen_mode"] as? NSNumber)?.intValue ?? 0) > 0 {
+            let properties = con["window_properties"] as? [String: Any]
+            let id = con["app_id"] as? String ?? properties?["class"] as? String ?? ""
+            // A name for a log line and a protocol field: short and plain.
+            var plain = ""
+            for scalar in id.unicodeScalars where plain.unicodeScalars.count < 40 && scalar.isASCII {
+                if scalar.properties.isAlphabetic || "0123456789.-_".unicodeScalars.contains(scalar) { plain.unicodeScalars.append(scalar) }
+            }
+            return plain.isEmpty ? "(no app id)" : plain
+        }
+        for child in (con["nodes"] as? [[String: Any]] ?? []) + (con["floating_nodes"] as? [[String: Any]] ?? []) {
+            if let window = fullscreen(in: child) { return window }
+        }
+        return nil
     }
 
     private func rect(_ value: Any?) -> Rect? {

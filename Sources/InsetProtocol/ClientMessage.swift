@@ -176,6 +176,9 @@ public enum ClientMessage: Hashable, Sendable {
     /// The real keyboard's full frame as the bridge observed it; nil = unknown
     /// (insetd goes back to the configured heights).
     case oskFrame(bridge: String, frame: Rect?)
+    /// Why the real keyboard is not on the screen though insetd shows it (it
+    /// would not show; a full-screen window covers it); nil: no problem now.
+    case oskProblem(bridge: String, problem: String?)
     /// Re-read the configuration file (a control request; answered `reloaded`).
     case reload
 }
@@ -213,7 +216,7 @@ extension ClientMessage {
     public func pipelineEvent(for client: ClientID) -> PipelineEvent? {
         func view(_ name: String) -> ViewID { ViewID(client: client, name: name) }
         switch self {
-        case .hello, .subscribe, .status, .devices, .command(.rotate), .reload: return nil
+        case .hello, .subscribe, .status, .devices, .command(.rotate), .reload, .oskProblem: return nil
         // The daemon keeps the client's window and moves its views' frames (DaemonCore).
         case .window: return nil
         case .command(.keyboard(let command)): return .command(command)

@@ -85,12 +85,13 @@ public enum ClientMessageDecoder {
     private struct Policy: Decodable { var mode: KeyboardMode }
     private struct OSKVisibility: Decodable { var bridge: String; var visible: Bool }
     private struct OSKFrame: Decodable { var bridge: String; var frame: WireRect? }
+    private struct OSKProblem: Decodable { var bridge: String; var problem: String? }
 
     public static let types = [
         "hello", "register", "update", "unregister", "focus", "blur", "scroll", "transition", "dismiss",
         "subscribe", "command", "policy", "status", "devices",
         "window",
-        "oskVisibility", "oskFrame",
+        "oskVisibility", "oskFrame", "oskProblem",
         "reload",
     ]
 
@@ -175,6 +176,18 @@ public enum ClientMessageDecoder {
                 throw ProtocolError(.invalidField, "oskFrame: \"frame\" must have a positive width and height, or be null", id: id)
             }
             message = .oskFrame(bridge: bridge, frame: report.frame?.rect)
+        case "oskProblem":
+            let report = try payload(OSKProblem.self)
+            let bridge = try bridgeName(report.bridge, id: id)
+            // Shown by `insetctl status` and `events` as it is: one short line of plain text.
+            if let problem = report.problem,
+                problem.isEmpty || problem.unicodeScalars.count > 256
+                    || !problem.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7f })
+            {
+                throw ProtocolError(
+                    .invalidField, "oskProblem: \"problem\" must be 1 to 256 printable ASCII characters, or null", id: id)
+            }
+            message = .oskProblem(bridge: bridge, problem: report.problem)
         case "reload": message = .reload
         default:
             throw ProtocolError(.unknownType, "unknown type \"\(type)\" (known: \(types.joined(separator: ", ")))", id: id)

@@ -63,6 +63,11 @@ extension ClientMessage {
             var object: JSONObject = ["type": "oskFrame", "bridge": .string(bridge)]
             if let frame { object["frame"] = WireRect(frame).json }
             return object
+        case .oskProblem(let bridge, let problem):
+            // No problem: an absent `problem` says so, as null would.
+            var object: JSONObject = ["type": "oskProblem", "bridge": .string(bridge)]
+            if let problem { object["problem"] = .string(problem) }
+            return object
         case .reload: return ["type": "reload"]
         }
     }

@@ -17,6 +17,9 @@ public struct StateSnapshot: Codable, Hashable, Sendable {
     /// Where the keyboard's frame comes from: `configured`, or `reported by BRIDGE`
     /// when an OSK bridge reported the real keyboard's frame. Absent from older daemons.
     public var frameSource: String?
+    /// Why the real keyboard is not on the screen, as an OSK bridge reported it
+    /// (it would not show; a full-screen window covers it). Absent: no problem known.
+    public var oskProblem: String?
 
     public init(
         keyboard: Rect?, screen: Size, mode: KeyboardMode, tabletMode: Bool, hardwareKeyboard: Bool
@@ -163,6 +166,7 @@ extension StateSnapshot {
         ]
         if let keyboard { fields["keyboard"] = keyboard.json }
         if let frameSource { fields["frameSource"] = .string(frameSource) }
+        if let oskProblem { fields["oskProblem"] = .string(oskProblem) }
         return .object(fields)
     }
 }

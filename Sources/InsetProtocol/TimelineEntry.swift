@@ -88,6 +88,8 @@ public enum TimelineDecision: Hashable, Sendable {
     case keyboard(KeyboardPresentation, phase: KeyboardPhase, frame: Rect)
     /// A view's adjustment went to its client.
     case adjustment(ViewID, additionalBottomInset: Double)
+    /// An OSK bridge said why the real keyboard is not on the screen (nil: no problem any more).
+    case oskProblem(bridge: String, problem: String?)
 }
 
 /// One line of the `events` topic: at the daemon's monotonic time (nanoseconds
@@ -136,6 +138,10 @@ public struct TimelineEntry: Hashable, Sendable {
             object["client"] = .string(view.client.rawValue)
             object["view"] = .string(view.name)
             object["additionalBottomInset"] = .number(inset)
+        case .oskProblem(let bridge, let problem):
+            object["decision"] = "osk-problem"
+            object["bridge"] = .string(bridge)
+            if let problem { object["problem"] = .string(problem) }
         }
         return jsonLineBytes(object)
     }
@@ -156,6 +162,8 @@ extension ClientMessage {
         case .window: ("window", nil, nil)
         case .command(let command): ("command", nil, command.rawValue)
         case .policy(let mode): ("policy", nil, mode.rawValue)
+        case .oskVisibility(_, let visible): ("oskVisibility", nil, visible ? "shown" : "hidden")
+        case .oskProblem: ("oskProblem", nil, nil)
         default: ("other", nil, nil)
         }
     }

@@ -125,7 +125,7 @@ final class ClientSession: @unchecked Sendable {
             return
         }
         switch request.message {
-        case .command, .policy, .reload, .oskVisibility, .oskFrame:
+        case .command, .policy, .reload, .oskVisibility, .oskFrame, .oskProblem:
             guard authorization.allowsControl(connection.peer) else {
                 refusals.refused("control command not authorized", metadata: ["client": "\(connection.id)", "peer": "\(connection.peer)"])
                 connection.send(.error(ProtocolError(

@@ -58,6 +58,9 @@ enum TimelineText {
             return "keyboard \(entry["keyboard"] as? String ?? "?") (\(entry["phase"] as? String ?? "?") to \(Output.rect(entry["frame"])))"
         case "adjustment":
             return "view \(entry["client"] as? String ?? "?")/\(entry["view"] as? String ?? "?"): bottom inset \(Output.n(entry["additionalBottomInset"]))"
+        case "osk-problem":
+            let bridge = entry["bridge"] as? String ?? "?"
+            return (entry["problem"] as? String).map { "OSK problem (\(bridge)): \($0)" } ?? "OSK problem gone (\(bridge))"
         case let other: return other ?? "?"
         }
     }

@@ -29,7 +29,8 @@ enum Output {
         let screen = state["screen"] as? [String: Any] ?? [:]
         return """
             keyboard:          \(keyboard)
-            keyboard frame:    \(state["frameSource"] as? String ?? "configured")
+            keyboard frame:    \(state["frameSource"] as? String ?? "configured")\(
+                (state["oskProblem"] as? String).map { "\nOSK problem:       \($0)" } ?? "")
             screen:            \(n(screen["width"]))x\(n(screen["height"])) \(state["orientation"] as? String ?? "")
             mode:              \(state["mode"] as? String ?? "?")
             tablet mode:       \((state["tabletMode"] as? Bool ?? false) ? "on" : "off")

@@ -1,6 +1,18 @@
 import Foundation
 import Glibc
 import InputTestbed
+import Synchronization
+
+/// Forwarded signals that reached another thread of this process, one bit per
+/// signal number. The runner's thread blocks them and takes them with
+/// `sigtimedwait`, but the process has other threads (umockdev's, the runtime's)
+/// that do not; without a handler, a SIGTERM delivered to one of them would end
+/// the runner at once and leave the command running, orphaned.
+private let caughtSignals = Atomic<UInt64>(0)
+
+private func forwardLater(_ number: Int32) {
+    caughtSignals.bitwiseOr(UInt64(1) << UInt64(number), ordering: .relaxed)
+}
 
 /// Runs the tester's command beside the emulated hardware and answers the
 /// control socket until the command ends, then takes down everything the
@@ -22,6 +34,7 @@ struct CommandRunner {
         var previous = sigset_t()
         pthread_sigmask(SIG_BLOCK, &blocked, &previous)
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        for number in Self.forwarded { Glibc.signal(number, forwardLater) }
 
         let child = try spawn(command)
         let terminal = isatty(0) == 1 && tcgetpgrp(0) == getpgrp()
@@ -39,6 +52,8 @@ struct CommandRunner {
                 guard signal > 0 else { break }
                 if Self.forwarded.contains(signal) { kill(-child, signal) }
             }
+            let caught = caughtSignals.exchange(0, ordering: .relaxed)
+            for number in Self.forwarded where caught & (UInt64(1) << UInt64(number)) != 0 { kill(-child, number) }
             let reaped = waitpid(child, &status, WNOHANG)
             if reaped == child { break }
         }

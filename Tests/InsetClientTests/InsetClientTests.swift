@@ -80,4 +80,33 @@ final class Events: Sendable {
         await daemon.terminate()
         try? FileManager.default.removeItem(atPath: socket)
     }
+
+    @Test func aClientInAWindowGetsTheCoveredPartAgainAfterARestart() async throws {
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("client-\(UUID().uuidString.prefix(8)).sock").path
+        var daemon = try await startDaemon(socket: socket)
+        let client = InsetClient(socketPath: socket, name: "test")
+        let events = Events(client.events)
+        await client.start()
+        // The window covers screen 100...700 and the 209 pt keyboard 591...800: 109.
+        await client.window(Rect(x: 0, y: 100, width: 1280, height: 600))
+        await client.register("form", ViewDescription(
+            frame: Rect(x: 0, y: 0, width: 1280, height: 600), contentSize: Size(width: 1280, height: 2000)))
+        await client.focus("form", field: Rect(x: 0, y: 400, width: 300, height: 44))
+        #expect(await events.wait { Self.adjustments($0).last?.additionalBottomInset == 109 })
+
+        await daemon.terminate()
+        #expect(await events.wait { $0.contains(.disconnected) })
+        let adjustmentsBefore = Self.adjustments(events.all).count
+        daemon = try await startDaemon(socket: socket)
+        // The window is said again before the view, so the view is placed in it at once.
+        let resynced = await events.wait { events in
+            Self.adjustments(events).count > adjustmentsBefore && Self.adjustments(events).last?.additionalBottomInset == 109
+        }
+        #expect(resynced, "\(Self.adjustments(events.all).map(\.additionalBottomInset))")
+        #expect(!Self.adjustments(events.all).dropFirst(adjustmentsBefore).contains { $0.additionalBottomInset == 9 })
+
+        await client.stop()
+        await daemon.terminate()
+        try? FileManager.default.removeItem(atPath: socket)
+    }
 }

@@ -43,6 +43,8 @@ struct OSKEndToEndTests {
         try await session.screenshot("squeekboard-shown.png")
 
         // The user hides squeekboard with its own SetVisible(false): insetd hides and the view restores.
+        // (A hide within 0.5 s of a show is taken for a drop and the show asserted again: docs/OSK.md.)
+        try await Task.sleep(for: .milliseconds(600))
         try await session.run(["busctl", "--user", "call"] + Self.sm + ["SetVisible", "b", "false"])
         #expect(await app.adjustment(bottomInset: 0) != nil)
         #expect(await waitUntil(seconds: 5) { keyboardFrame(await status(session.socket)) == nil })
@@ -166,7 +168,8 @@ struct OSKEndToEndTests {
         #expect(keyboardFrame(await status(session.socket)) == [0, 564, 390, 280])
         #expect(await app.adjustment(bottomInset: 280) != nil)
         try await session.screenshot("wvkbd-shown.png")
-        // The user hides wvkbd (SIGUSR1 from a gesture binding): insetd hides too, the view restores.
+        // The user hides wvkbd (SIGUSR1 from a gesture binding), once it has settled: insetd hides too, the view restores.
+        try await Task.sleep(for: .milliseconds(600))
         wvkbd.signal(SIGUSR1)
         #expect(await app.adjustment(bottomInset: 0) != nil)
         #expect(await waitUntil(seconds: 5) { keyboardFrame(await status(session.socket)) == nil })
@@ -232,10 +235,13 @@ struct OSKEndToEndTests {
         #expect(await waitUntil(seconds: 5) { await session.busBool(kwin[0], kwin[1], kwin[2], "active") == true })
         #expect(await app.adjustment(bottomInset: 300) != nil)
         try await emit(visible: true)
+        // Settled (a hide sooner is taken for a drop and the show asserted again: docs/OSK.md).
+        try await Task.sleep(for: .milliseconds(600))
         try await session.run(["busctl", "--user", "set-property"] + kwin + ["active", "b", "false"])
         try await emit(visible: false)
         #expect(await app.adjustment(bottomInset: 0) != nil)
         #expect(await waitUntil(seconds: 5) { keyboardFrame(await status(session.socket)) == nil })
+        #expect(session.log("insetd-osk.log").contains("kwin was hidden by itself or its user"))
 
         // KWin crashes and comes back: the bridge drives the new one.
         mock.signal(SIGKILL)
@@ -248,8 +254,8 @@ struct OSKEndToEndTests {
         #expect(session.log("insetd-osk.log").components(separatedBy: "driving kwin").count == 3)
 
         // The session bus goes away: one line, and insetd keeps serving.
-        let bus = try await session.run(["sh", "-c", "pgrep -u \(OSKSession.uid) -x dbus-daemon"])
-        for pid in bus.output.split(separator: "\n").compactMap({ Int32($0) }) { kill(pid, SIGKILL) }
+        // This session's bus only: other suites' sessions run beside it as the same user.
+        for pid in session.processes(named: "dbus-daemon") { kill(pid, SIGKILL) }
         #expect(await waitUntil(seconds: 5) { session.log("insetd-osk.log").contains("lost the session bus") })
         try await Task.sleep(for: .seconds(1))
         #expect(noRepeatedLines(session.log("insetd-osk.log")), "one line per failure, not one per retry")
@@ -318,9 +324,10 @@ struct OSKFeedbackAuthorizationTests {
             s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f = s.makefile("rw")
             for m in [{"type": "hello", "version": 1, "client": "rogue"},
                       {"type": "oskVisibility", "id": 1, "bridge": "rogue", "visible": True},
-                      {"type": "oskFrame", "id": 2, "bridge": "rogue", "frame": {"x": 0, "y": 0, "width": 390, "height": 844}}]:
+                      {"type": "oskFrame", "id": 2, "bridge": "rogue", "frame": {"x": 0, "y": 0, "width": 390, "height": 844}},
+                      {"type": "oskProblem", "id": 3, "bridge": "rogue", "problem": "the keyboard is broken, call 555-0100"}]:
                 f.write(json.dumps(m) + "\\n"); f.flush()
-            for _ in range(3): print(f.readline().strip())
+            for _ in range(4): print(f.readline().strip())
             """
         try script.write(toFile: "\(dir)/rogue.py", atomically: true, encoding: .utf8)
         let result = try await ChildProcess.run(
@@ -328,13 +335,14 @@ struct OSKFeedbackAuthorizationTests {
         let replies = result.output.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
-        #expect(replies.count == 3, "\(result.output)")
+        #expect(replies.count == 4, "\(result.output)")
         // The refusals come from the session, the welcome from the core: in either order.
         let refusals = replies.filter { $0["type"] as? String == "error" }
-        #expect(refusals.map { $0["code"] as? String } == ["not-authorized", "not-authorized"])
-        #expect(refusals.map { number($0, "id") } == [1, 2])
+        #expect(refusals.map { $0["code"] as? String } == ["not-authorized", "not-authorized", "not-authorized"])
+        #expect(refusals.map { number($0, "id") } == [1, 2, 3])
         let state = await status("\(dir)/insetd.sock")
         #expect(keyboardFrame(state) == nil)
+        #expect(state?["oskProblem"] == nil)
         #expect(state?["frameSource"] as? String == "configured")
         _ = await insetd.terminate()
         _ = try await ChildProcess.run(["rm", "-rf", dir])

@@ -49,28 +49,57 @@ final class OSKSession: @unchecked Sendable {
             server:
               control-users: [\(Self.uid)]
             """.write(toFile: "\(dir)/insetd.yaml", atomically: true, encoding: .utf8)
-        try startInsetd(testbed: testbed)
-        session = try SpawnedProcess(
-            "/usr/bin/setpriv",
-            ["--reuid=\(Self.uid)", "--regid=\(Self.uid)", "--clear-groups", "env", "-i", "PATH=/usr/bin:/bin",
-             // The bus daemon passes these on to what it activates (dconf-service writes the settings).
-             "HOME=\(dir)", "XDG_CONFIG_HOME=\(dir)/config", "XDG_RUNTIME_DIR=\(dir)/xdg",
-             "OSK_SESSION_DIR=\(dir)", "dbus-run-session", "--", repositoryRoot.path + "/scripts/osk/session.sh"],
-            environment: ChildProcess.realSystemEnvironment, stdout: "\(dir)/session.log", stderr: "\(dir)/session.log")
-        guard await waitUntil(seconds: 10, { FileManager.default.fileExists(atPath: "\(self.dir)/env") }) else {
-            throw SessionError("the sway session did not start: \(log("session.log"))")
+        // Nothing started here may outlive a failed start: the caller never gets
+        // the session to close.
+        do {
+            try startInsetd(testbed: testbed)
+            // A scripts/test run's mark goes into the session too (scripts/leftovers finds what it left).
+            let mark = ProcessInfo.processInfo.environment["INSETD_TEST_RUN"].map { ["INSETD_TEST_RUN=\($0)"] } ?? []
+            session = try SpawnedProcess(
+                "/usr/bin/setpriv",
+                ["--reuid=\(Self.uid)", "--regid=\(Self.uid)", "--clear-groups", "env", "-i", "PATH=/usr/bin:/bin"] + mark
+                    // The bus daemon passes these on to what it activates (dconf-service writes the settings).
+                    + ["HOME=\(dir)", "XDG_CONFIG_HOME=\(dir)/config", "XDG_RUNTIME_DIR=\(dir)/xdg",
+                       "OSK_SESSION_DIR=\(dir)", "dbus-run-session", "--", repositoryRoot.path + "/scripts/osk/session.sh"],
+                environment: ChildProcess.realSystemEnvironment, stdout: "\(dir)/session.log", stderr: "\(dir)/session.log")
+            guard await waitUntil(seconds: 10, { FileManager.default.fileExists(atPath: "\(self.dir)/env") }) else {
+                throw SessionError("the sway session did not start: \(log("session.log"))")
+            }
+        } catch {
+            await close()
+            throw error
         }
     }
 
-    /// Everything still running in this session (sway, the bus, what the bus
-    /// activated) carries the session's directory in its environment. Children
-    /// of the test process inherit a blocked SIGTERM, so they get SIGKILL.
+    /// This session's processes named `name` (their environment names the session's directory).
+    func processes(named name: String) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { Int32($0) }.filter { pid in
+            let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
+            guard comm.trimmingCharacters(in: .whitespacesAndNewlines) == name,
+                let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
+            else { return false }
+            return environment.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+                .contains { $0.hasSuffix("=\(dir)") || $0.contains("=\(dir)/") }
+        }
+    }
+
+    /// Everything still running for this session: what carries the session's
+    /// directory in its environment (sway, the bus, what the bus activated) or
+    /// on its command line (insetd's `--config`, also when `insetd-testbed`
+    /// started it in a process group of its own). SIGKILL, by pid: by now each
+    /// had its SIGTERM.
     private func killSessionProcesses() {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         for pid in entries.compactMap({ Int32($0) }) where pid != getpid() {
-            guard let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { continue }
-            let variables = environment.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            if variables.contains(where: { $0.hasSuffix("=\(dir)") || $0.contains("=\(dir)/") }) { kill(pid, SIGKILL) }
+            for file in ["environ", "cmdline"] {
+                guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/\(file)") else { continue }
+                let fields = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+                if fields.contains(where: { $0.hasSuffix(dir) || $0.contains("\(dir)/") }) {
+                    kill(pid, SIGKILL)
+                    break
+                }
+            }
         }
     }
 

@@ -91,3 +91,83 @@ import Testing
         #expect(result.output.isEmpty, "verify said: \(result.output)")
     }
 }
+
+/// The reason a bridge gives insetd for a keyboard that is not on the screen:
+/// shown to people as it is, so short, plain and printable.
+@Suite struct OSKProblemMessageTests {
+    @Test(arguments: [
+        (#"{"type":"oskProblem","bridge":"squeekboard","problem":"squeekboard did not show after 4 attempts"}"#,
+         "squeekboard did not show after 4 attempts" as String?),
+        (#"{"type":"oskProblem","bridge":"squeekboard","problem":null}"#, nil),
+        (#"{"type":"oskProblem","bridge":"squeekboard"}"#, nil),
+        ("{\"type\":\"oskProblem\",\"bridge\":\"wvkbd\",\"problem\":\"\(String(repeating: "x", count: 256))\"}", String(repeating: "x", count: 256)),
+    ])
+    func aProblemDecodes(line: String, problem: String?) throws {
+        let request = try ClientMessageDecoder.decode(Data(line.utf8))
+        guard case .oskProblem(_, let decoded) = request.message else {
+            Issue.record("\(request)")
+            return
+        }
+        #expect(decoded == problem)
+        #expect(request.message.pipelineEvent(for: ClientID("c1")) == nil, "news for people, not for the pipeline")
+        // The encoder writes what the decoder reads.
+        let again = try ClientMessageDecoder.decode(ClientRequest(message: request.message).lineBytes().dropLast())
+        #expect(again.message == request.message)
+    }
+
+    @Test(arguments: [
+        (#"{"type":"oskProblem","bridge":"squeekboard","problem":""}"#, "problem"),
+        ("{\"type\":\"oskProblem\",\"bridge\":\"wvkbd\",\"problem\":\"\(String(repeating: "x", count: 257))\"}", "problem"),
+        (#"{"type":"oskProblem","bridge":"squeekboard","problem":"line\nbreak"}"#, "problem"),
+        (#"{"type":"oskProblem","bridge":"squeekboard","problem":"escape \u001b[31m"}"#, "problem"),
+        (#"{"type":"oskProblem","bridge":"squeekboard","problem":"caf\u00e9"}"#, "problem"),
+        (#"{"type":"oskProblem","bridge":"squeekboard","problem":42}"#, "problem"),
+        (#"{"type":"oskProblem","bridge":"two words","problem":"x"}"#, "bridge"),
+        (#"{"type":"oskProblem","problem":"x"}"#, "bridge"),
+    ])
+    func aBadProblemIsRefused(line: String, mentions: String) {
+        #expect {
+            _ = try ClientMessageDecoder.decode(Data(line.utf8))
+        } throws: { error in
+            guard let error = error as? ProtocolError else { return false }
+            return error.code == .invalidField && error.message.contains(mentions)
+        }
+    }
+}
+
+@Suite struct SwayFullscreenTests {
+    static func tree(fullscreenMode: Int, on workspace: String, current: String) -> Any {
+        [
+            "type": "root",
+            "nodes": [
+                ["type": "output", "name": "__i3", "nodes": [] as [Any]],
+                [
+                    "type": "output", "name": "HEADLESS-1", "current_workspace": current,
+                    "nodes": [
+                        [
+                            "type": "workspace", "name": workspace, "fullscreen_mode": 1,
+                            "nodes": [
+                                ["type": "con", "app_id": "foot", "fullscreen_mode": 0, "nodes": [] as [Any]],
+                                ["type": "con", "app_id": "chromium\u{1b}[0m", "fullscreen_mode": fullscreenMode, "nodes": [] as [Any]],
+                            ],
+                            "floating_nodes": [] as [Any],
+                        ]
+                    ],
+                ],
+            ],
+        ] as [String: Any]
+    }
+
+    /// sway's get_tree: a window with fullscreen_mode 1 (or 2, global) on the visible workspace.
+    @Test(arguments: [
+        (1, "1", "1", "chromium0m" as String?),  // the name is made plain for a log line
+        (2, "1", "1", "chromium0m"),
+        (0, "1", "1", nil),
+        (1, "2", "1", nil),  // on a workspace nobody sees
+    ])
+    func aFullScreenWindowOnTheVisibleWorkspaceIsFound(mode: Int, workspace: String, current: String, expected: String?) {
+        let tree = Self.tree(fullscreenMode: mode, on: workspace, current: current)
+        #expect(SwayIPC.fullscreenWindow(inTree: tree, output: "HEADLESS-1") == expected)
+        #expect(SwayIPC.fullscreenWindow(inTree: tree, output: "HEADLESS-2") == nil)
+    }
+}

@@ -26,10 +26,10 @@ import Testing
     }
 
     @Test func documentedExamplesValidate() async throws {
-        #expect(Self.documented.count == 6)
+        #expect(Self.documented.count == 7)
         let result = try await Self.validateAsDaemonMessages(Self.documented)
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("6 passed, 0 failed"))
+        #expect(result.output.contains("7 passed, 0 failed"))
     }
 
     @Test func everyDecisionAndCauseTheDaemonWritesValidates() async throws {

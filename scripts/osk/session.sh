@@ -9,6 +9,8 @@ export XDG_RUNTIME_DIR=$dir/xdg HOME=$dir
 export WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1
 export XDG_CONFIG_HOME=$dir/config
 printf 'output HEADLESS-1 resolution %s\n' "${OSK_OUTPUT:-390x844}" > "$dir/sway.conf"
+# More configuration lines (scripts/kiosk-test: a kiosk's borderless windows).
+[ -z "${OSK_SWAY_CONFIG:-}" ] || printf '%s\n' "$OSK_SWAY_CONFIG" >> "$dir/sway.conf"
 sway -c "$dir/sway.conf" > "$dir/sway.log" 2>&1 &
 sway=$!
 i=0
@@ -23,6 +25,8 @@ done
     echo "WAYLAND_DISPLAY=wayland-1"
     echo "SWAYSOCK=$(ls "$XDG_RUNTIME_DIR"/sway-ipc.*)"
     echo "DBUS_SESSION_BUS_ADDRESS=$DBUS_SESSION_BUS_ADDRESS"
+    # A test run's mark (scripts/leftovers), so what as-session starts carries it too.
+    if [ -n "${INSETD_TEST_RUN:-}" ]; then echo "INSETD_TEST_RUN=$INSETD_TEST_RUN"; fi
 } > "$dir/env.tmp"
 mv "$dir/env.tmp" "$dir/env"
 wait $sway

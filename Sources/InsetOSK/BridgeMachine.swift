@@ -1,0 +1,372 @@
+import InsetCore
+
+/// What insetd-osk's decisions react to: insetd's word, the OSK's, the
+/// compositor's, and time. The I/O side (`Bridge`) turns sockets, D-Bus signals
+/// and sway's IPC into these, so every rule can be tested with exact times.
+public enum BridgeEvent: Hashable, Sendable {
+    /// insetd's welcome: a first connection or a restarted insetd, with its whole state.
+    case linkConnected(screen: Size, keyboardShown: Bool, hardwareKeyboard: Bool)
+    case linkLost
+    /// insetd's keyboard notifications: shown (will/did show, frame changes) or hidden.
+    case keyboard(shown: Bool)
+    case hardwareKeyboard(usable: Bool)
+    /// The OSK can be driven. Without `observable` (no property, no sway) a show
+    /// cannot be confirmed and is taken as done; `configured` are wvkbd's -H/-L.
+    case oskAttached(name: String, observable: Bool, configured: ConfiguredHeights?)
+    /// The OSK went away (crash, restart, bus name lost).
+    case oskDetached
+    /// The OSK's visibility as last read; repeated readings are harmless.
+    case oskObserved(visible: Bool)
+    /// A settled real frame, measured from the compositor's usable area.
+    case frameMeasured(Rect)
+    /// The answer to `checkFullscreen`: the app id of a full-screen window on the
+    /// OSK's output, or nil when there is none.
+    case fullscreen(window: String?)
+    case tick
+}
+
+/// wvkbd's `-H` / `-L`: a frame known before the keyboard ever shows.
+public struct ConfiguredHeights: Hashable, Sendable {
+    public var portrait: Double?
+    public var landscape: Double?
+
+    public init(portrait: Double?, landscape: Double?) {
+        self.portrait = portrait
+        self.landscape = landscape
+    }
+}
+
+/// What the machine asks the I/O side to do, in order.
+public enum BridgeAction: Hashable, Sendable {
+    case setOSKVisible(Bool)
+    /// A usable hardware keyboard came or went (desktop settings follow it).
+    case setHardwareKeyboard(Bool)
+    case reportVisibility(Bool)
+    case reportFrame(Rect)
+    case reportProblem(String?)
+    /// Ask the compositor whether a full-screen window covers the OSK (answer: `.fullscreen`).
+    case checkFullscreen
+    case log(String)
+    /// Logged with `--verbose` only.
+    case trace(String)
+}
+
+/// One step's outcome: actions, and when the machine next needs a `.tick`.
+public struct BridgeStep: Hashable, Sendable {
+    public var actions: [BridgeAction]
+    public var wake: Instant?
+}
+
+/// The bridge's timings, named so tests derive expected times from them.
+public struct BridgeTiming: Hashable, Sendable {
+    /// After the n-th show was sent, how long to wait for the OSK to confirm it
+    /// before the next one; one send per entry, then the bridge gives up.
+    public var confirmDelays: [Duration] = [.milliseconds(80), .milliseconds(200), .milliseconds(400), .milliseconds(800)]
+    /// A hide the bridge did not ask for is the user's only when the OSK had been
+    /// visible, and no show had been sent, for this long; sooner it is a drop.
+    public var settle: Duration = .milliseconds(500)
+    /// A user's hide is reported after this long unless insetd hides meanwhile
+    /// (squeekboard hides by itself on blur, and insetd's hide may come second).
+    public var userHideHold: Duration = .milliseconds(250)
+    /// While shown, how often the compositor is asked about full-screen windows.
+    public var fullscreenInterval: Duration = .seconds(1)
+    /// How long after a show the compositor's usable area is read for the frame.
+    public var measureWindow: Duration = .seconds(2)
+
+    public init() {}
+}
+
+/// insetd-osk's decisions, as a pure state machine: an event and the time in,
+/// actions and the next wake out; no clock, no I/O (as the core's modules are).
+/// It exists so the timelines that matter (a show confirmed, dropped and
+/// asserted again, given up; the user's own hide; an OSK crash; an insetd
+/// restart; a keyboard under a full-screen window) are decided in one place
+/// and tested with exact times.
+public struct BridgeMachine: Sendable {
+    public let timing: BridgeTiming
+
+    // insetd's side.
+    public private(set) var linked = false
+    private var screen = Size(width: 0, height: 0)
+    private var keyboardShown = false
+    private var hardwareKeyboard = false
+    /// The user's (or the OSK's own) last show or hide: it stands, even against a
+    /// hardware keyboard, until insetd's keyboard goes the other way.
+    private var userChoice: Bool?
+
+    // The OSK's side.
+    /// The OSK's name in log lines and problems (until it attaches: the configured backend's).
+    public private(set) var name: String
+    public private(set) var attached = false
+    private var observable = false
+    private var configured: ConfiguredHeights?
+    private var hardwareApplied: Bool?
+    /// What the OSK was last asked to do.
+    public private(set) var applied: Bool?
+    public private(set) var observed: Bool?
+    private var visibleSince: Instant?
+    private var lastShowSent: Instant?
+
+    // A show being asserted: sends so far in this episode, and when to look again.
+    private var attempts = 0
+    private var nextCheck: Instant?
+    /// An unrequested hide of a settled keyboard, waiting out `userHideHold`.
+    private var pendingUserHide: Instant?
+
+    // What insetd was told.
+    private var showProblem: String?
+    private var fullscreenProblem: String?
+    private var reportedProblem: String?
+    private var nextFullscreenCheck: Instant?
+    private var realFrame: Rect?
+    private var reportedFrame: Rect?
+    /// Until when the I/O side should read the compositor for the real frame.
+    public private(set) var measureUntil: Instant?
+
+    public init(name: String = "the OSK", timing: BridgeTiming = BridgeTiming()) {
+        self.name = name
+        self.timing = timing
+    }
+
+    /// The OSK should be up: insetd shows a full keyboard (not only the bar that a
+    /// hardware keyboard leaves, which the app draws), or the user said so.
+    private var desired: Bool { userChoice ?? (keyboardShown && !hardwareKeyboard) }
+
+    /// Whether a show is waiting for the OSK to confirm it (then every wake reads it again).
+    public var asserting: Bool { nextCheck != nil }
+
+    /// Takes one event at `now`: the actions to carry out in order, and the
+    /// latest time to come back with a `.tick` (nil: only when something happens).
+    public mutating func handle(_ event: BridgeEvent, now: Instant) -> BridgeStep {
+        var out: [BridgeAction] = []
+        switch event {
+        case .linkConnected(let screen, let shown, let hardware):
+            linked = true
+            self.screen = screen
+            keyboardShown = shown
+            hardwareKeyboard = hardware
+            userChoice = nil
+            resetEpisode()
+            // A restarted insetd knows nothing: frame and problem are sent again.
+            reportedFrame = nil
+            reportedProblem = nil
+            reportConfiguredFrame(&out)
+            if let realFrame { report(frame: realFrame, &out) }
+        case .linkLost:
+            linked = false
+            resetEpisode()
+        case .keyboard(let shown):
+            keyboardShown = shown
+            if let choice = userChoice, choice != shown { userChoice = nil }
+            // A hide seen while insetd hides anyway (squeekboard on blur) is not news.
+            if !shown { pendingUserHide = nil }
+        case .hardwareKeyboard(let usable):
+            hardwareKeyboard = usable
+        case .oskAttached(let name, let observable, let configured):
+            self.name = name
+            self.observable = observable
+            self.configured = configured
+            attached = true
+            // Whatever the OSK shows now, it gets insetd's decision again, at once.
+            applied = nil
+            observed = nil
+            hardwareApplied = nil
+            visibleSince = nil
+            if nextCheck != nil { nextCheck = now }
+            reportConfiguredFrame(&out)
+        case .oskDetached:
+            // A show that had settled counts as done: its return is a new episode.
+            if settled(now: now) { attempts = 0 }
+            attached = false
+            applied = nil
+            observed = nil
+            visibleSince = nil
+            pendingUserHide = nil
+        case .oskObserved(let visible):
+            observe(visible, now: now, &out)
+        case .frameMeasured(let frame):
+            realFrame = frame
+            measureUntil = nil
+            if linked, frame != reportedFrame { out.append(.log("\(name)'s real frame: \(frame) (from sway's usable area)")) }
+            report(frame: frame, &out)
+        case .fullscreen(let window):
+            fullscreen(window, &out)
+        case .tick:
+            break
+        }
+        reconcile(now: now, &out)
+        return BridgeStep(actions: out, wake: wake)
+    }
+
+    // MARK: - The OSK's word
+
+    private mutating func observe(_ visible: Bool, now: Instant, _ out: inout [BridgeAction]) {
+        guard attached, visible != observed else { return }
+        let previous = observed
+        let since = visibleSince
+        observed = visible
+        if visible {
+            visibleSince = now
+            pendingUserHide = nil
+            measureUntil = now + timing.measureWindow
+            nextFullscreenCheck = now
+            if nextCheck != nil {
+                out.append(.trace("\(name) shown (confirmed at attempt \(attempts))"))
+                nextCheck = nil
+            }
+            showProblem = nil
+            // The first reading, or the OSK doing what it was asked: not news.
+            guard previous == false, !desired else { return }
+            if let sent = lastShowSent, now < sent + timing.settle {
+                // A show sent just before insetd hid again, arriving late: hide it again.
+                out.append(.trace("\(name) showed after insetd hid again: hiding it"))
+                applied = nil
+                return
+            }
+            out.append(.log("\(name) was shown by itself or its user"))
+            userSaid(true, &out)
+            return
+        }
+        visibleSince = nil
+        // Hidden from the start, or hidden while insetd hides anyway: not news.
+        guard previous == true, desired else { return }
+        if settled(since: since, now: now) {
+            pendingUserHide = now
+        } else {
+            // Dropped before it settled (squeekboard's reset at a text-input change): assert again now.
+            out.append(.trace("\(name) hid again right after showing: asserting the show again"))
+            nextCheck = now
+        }
+    }
+
+    /// Visible, and no show sent, for `settle`: a hide now is no drop.
+    private func settled(since: Instant? = nil, now: Instant) -> Bool {
+        guard let since = since ?? visibleSince else { return false }
+        return now >= max(since, lastShowSent ?? since) + timing.settle
+    }
+
+    /// The user (or the OSK by itself) showed or hid it: insetd treats it as the
+    /// show / hide command, and until its notification arrives nothing undoes it.
+    private mutating func userSaid(_ visible: Bool, _ out: inout [BridgeAction]) {
+        applied = visible
+        keyboardShown = visible
+        userChoice = visible
+        resetEpisode()
+        if linked { out.append(.reportVisibility(visible)) }
+    }
+
+    private mutating func fullscreen(_ window: String?, _ out: inout [BridgeAction]) {
+        if let window {
+            guard fullscreenProblem == nil else { return }
+            let problem =
+                "\(name) is shown under the full-screen window \(window), which sway draws over top-layer surfaces: "
+                + "use a maximized or app window, or an OSK on the overlay layer"
+            fullscreenProblem = problem
+            out.append(.log(problem))
+        } else if fullscreenProblem != nil {
+            fullscreenProblem = nil
+            out.append(.log("\(name) is no longer under a full-screen window"))
+        }
+    }
+
+    // MARK: - insetd's word, applied
+
+    private mutating func reconcile(now: Instant, _ out: inout [BridgeAction]) {
+        if linked {
+            if attached, hardwareApplied != hardwareKeyboard {
+                out.append(.setHardwareKeyboard(hardwareKeyboard))
+                hardwareApplied = hardwareKeyboard
+            }
+            if let seen = pendingUserHide, now >= seen + timing.userHideHold {
+                pendingUserHide = nil
+                out.append(.log("\(name) was hidden by itself or its user"))
+                userSaid(false, &out)
+            }
+            if desired { assertShow(now: now, &out) } else { hide(&out) }
+            if desired, observed == true, let check = nextFullscreenCheck, now >= check {
+                out.append(.checkFullscreen)
+                nextFullscreenCheck = now + timing.fullscreenInterval
+            }
+        }
+        reportProblem(&out)
+    }
+
+    private mutating func reportProblem(_ out: inout [BridgeAction]) {
+        let problem = fullscreenProblem ?? showProblem
+        guard linked, problem != reportedProblem else { return }
+        out.append(.reportProblem(problem))
+        reportedProblem = problem
+    }
+
+    private mutating func assertShow(now: Instant, _ out: inout [BridgeAction]) {
+        guard pendingUserHide == nil else { return }
+        // Confirmed only by a reading after the last show sent; a hide still in
+        // flight (insetd hid and showed again quickly) needs a new show.
+        if applied == true, observed == true || (attached && !observable) {
+            nextCheck = nil
+            return
+        }
+        if attached, applied != true { nextCheck = now }
+        guard now >= nextCheck ?? now else { return }
+        guard attempts < timing.confirmDelays.count else { return giveUp(&out) }
+        attempts += 1
+        nextCheck = now + timing.confirmDelays[attempts - 1]
+        guard attached else { return }
+        if attempts > 1 { out.append(.trace("\(name) not shown yet: asking again (attempt \(attempts))")) }
+        out.append(.setOSKVisible(true))
+        applied = true
+        lastShowSent = now
+        measureUntil = now + timing.measureWindow
+        // Nothing will confirm it: sent once, as asked.
+        if !observable { nextCheck = nil }
+    }
+
+    private mutating func giveUp(_ out: inout [BridgeAction]) {
+        var problem = "\(name) did not show after \(attempts) attempt\(attempts == 1 ? "" : "s")"
+        if !attached { problem += " (it is not running)" }
+        showProblem = problem
+        out.append(.log("\(problem); insetd hides its keyboard so that views are not padded for it"))
+        // The reason first, so insetd's timeline has it before the hide it causes.
+        reportProblem(&out)
+        userSaid(false, &out)
+        // Told to hide explicitly: a show that arrives late must not stay up unknown to insetd.
+        applied = nil
+        hide(&out)
+    }
+
+    private mutating func hide(_ out: inout [BridgeAction]) {
+        resetEpisode()
+        guard attached, applied != false else { return }
+        out.append(.setOSKVisible(false))
+        applied = false
+    }
+
+    private mutating func resetEpisode() {
+        attempts = 0
+        nextCheck = nil
+        pendingUserHide = nil
+    }
+
+    // MARK: - Frames
+
+    private mutating func reportConfiguredFrame(_ out: inout [BridgeAction]) {
+        guard attached, let configured, screen.width > 0 else { return }
+        guard let height = screen.width > screen.height ? configured.landscape : configured.portrait else { return }
+        report(frame: Rect(x: 0, y: screen.height - height, width: screen.width, height: height), &out)
+    }
+
+    private mutating func report(frame: Rect, _ out: inout [BridgeAction]) {
+        guard linked, frame != reportedFrame else { return }
+        reportedFrame = frame
+        out.append(.reportFrame(frame))
+    }
+
+    private var wake: Instant? {
+        guard linked else { return nil }
+        var times: [Instant] = []
+        if let nextCheck { times.append(nextCheck) }
+        if let pendingUserHide { times.append(pendingUserHide + timing.userHideHold) }
+        if desired, observed == true, let nextFullscreenCheck { times.append(nextFullscreenCheck) }
+        return times.min()
+    }
+}

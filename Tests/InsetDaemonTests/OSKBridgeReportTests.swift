@@ -1,0 +1,94 @@
+import Foundation
+import InsetCore
+import InsetProtocol
+import Logging
+import Testing
+
+@testable import InsetDaemon
+
+/// What insetd does with an OSK bridge's reports beyond the decoder's checks:
+/// a frame must touch the screen it knows, and a problem shows in `status`
+/// and `events` for as long as its bridge says so.
+@Suite struct OSKBridgeReportTests {
+    typealias Outbox = DaemonCoreRoutingTests.RecordingOutbox
+    let outbox = Outbox()
+    let core: DaemonCore
+    let bridge = ClientID("c1")
+    let other = ClientID("c2")
+
+    init() throws {
+        // The default screen: 1280x800.
+        core = try DaemonCore(configuration: .defaults, outbox: outbox, clock: { .zero }, logger: Logger(label: "test"))
+        for client in [bridge, other] {
+            outbox.join(client)
+            core.handle(.server(.joined(client, version: 1, id: nil)))
+            _ = try outbox.take(client)
+        }
+    }
+
+    func request(_ client: ClientID, _ message: ClientMessage, id: RequestID? = .number(1)) throws -> [DaemonMessage] {
+        core.handle(.server(.request(client, ClientRequest(id: id, message: message))))
+        return try outbox.take(client)
+    }
+
+    func state() throws -> StateSnapshot? {
+        for message in try request(other, .status, id: .number(9)) {
+            if case .status(_, let state, _, _) = message { return state }
+        }
+        return nil
+    }
+
+    /// Frames against the 1280x800 screen: accepted when they share area with it.
+    @Test(arguments: [
+        (Rect(x: 5000, y: 5000, width: 390, height: 280), false),
+        (Rect(x: 0, y: 800, width: 1280, height: 300), false),  // only touches the bottom edge
+        (Rect(x: -400, y: 0, width: 400, height: 800), false),  // only touches the left edge
+        (Rect(x: 0, y: -300, width: 1280, height: 200), false),
+        (Rect(x: 0, y: 500, width: 1280, height: 300), true),
+        (Rect(x: 0, y: 700, width: 1280, height: 300), true),  // partly below the screen
+        (Rect(x: -100, y: 600, width: 200, height: 100), true),
+    ])
+    func aFrameMustIntersectTheScreen(frame: Rect, accepted: Bool) throws {
+        let replies = try request(bridge, .oskFrame(bridge: "wvkbd", frame: frame))
+        if accepted {
+            #expect(replies == [.ok(id: .number(1))], "\(replies)")
+            #expect(try state()?.frameSource == "reported by wvkbd")
+        } else {
+            guard case .error(let error) = replies.last else {
+                Issue.record("\(replies)")
+                return
+            }
+            #expect(error.code == .invalidField && error.id == .number(1))
+            #expect(error.message.contains("must intersect the screen"), "\(error.message)")
+            #expect(try state()?.frameSource == "configured", "a refused frame changes nothing")
+        }
+    }
+
+    @Test func aProblemShowsInStatusUntilItsBridgeClearsItOrLeaves() throws {
+        let problem = "squeekboard did not show after 4 attempts"
+        #expect(try request(bridge, .oskProblem(bridge: "squeekboard", problem: problem)) == [.ok(id: .number(1))])
+        #expect(try state()?.oskProblem == problem)
+        // Another client cannot clear it.
+        _ = try request(other, .oskProblem(bridge: "kwin", problem: nil))
+        #expect(try state()?.oskProblem == problem)
+        _ = try request(bridge, .oskProblem(bridge: "squeekboard", problem: nil))
+        #expect(try state()?.oskProblem == nil)
+        _ = try request(bridge, .oskProblem(bridge: "squeekboard", problem: problem))
+        outbox.leave(bridge)
+        core.handle(.server(.left(bridge)))
+        #expect(try state()?.oskProblem == nil, "gone with its bridge")
+    }
+
+    @Test func aProblemIsATimelineEntryNamingItsBridge() throws {
+        let state = TimelineState(keyboard: .shown, hardwareKeyboard: false, tabletMode: false, mode: .auto, devices: 0)
+        let report = ClientRequest(message: .oskProblem(bridge: "squeekboard", problem: "squeekboard did not show after 4 attempts"))
+        let entries = DecisionTimeline.entries(
+            for: .server(.request(bridge, report)), before: state, after: state, outputs: [],
+            configuration: PipelineConfiguration(), now: .zero)
+        #expect(entries.map(\.decision) == [.oskProblem(bridge: "squeekboard", problem: "squeekboard did not show after 4 attempts")])
+        #expect(entries.first?.cause == .client(bridge, message: "oskProblem", view: nil, detail: nil))
+        let line = String(decoding: try #require(entries.first).lineBytes(), as: UTF8.self)
+        #expect(line.contains(#""decision":"osk-problem""#) && line.contains(#""bridge":"squeekboard""#), "\(line)")
+        #expect(line.contains(#""problem":"squeekboard did not show after 4 attempts""#), "\(line)")
+    }
+}

@@ -1,0 +1,167 @@
+"""insetd.js's coordinate rules (docs/WEB.md, "Screen, window and viewport"):
+the screen is the output (screen.width/height), a viewport resize on the same
+output is a `window` report and not a rotation, and the keyboard the page sees
+is the part of it that covers the viewport, in the viewport's coordinates.
+
+The output is emulated at 390x844 (the daemon's configured screen) with a
+smaller viewport through Chromium's device-metrics override, as a compositor
+shrinking the window for an OSK's exclusive zone does. Hand-derived values:
+the portrait keyboard is (0, 508, 390, 336) on the screen.
+"""
+import http.server
+import threading
+import unittest
+
+from harness import HIDDEN, PORTRAIT, Daemon, LineClient, css_keyboard, free_port, keyboard
+
+PAGE = """<!doctype html><html><head><meta charset="utf-8">
+<style>body {{ margin: 0; font: 18px sans-serif; }} input {{ display: block; margin: 8px; height: 40px; }}</style>
+</head><body>{fields}<script type="module">
+  import {{ connect }} from "{insetd}/insetd.js";
+  window.insetd = connect({{ name: "window-test"{options} }});
+</script></body></html>"""
+
+
+def fields():
+    return "".join(f'<input id="f{i}">' for i in range(1, 31))
+
+
+class ScreenWindowViewport(unittest.TestCase):
+    def setUp(self):
+        self.port = free_port()
+        self.origin = f"http://127.0.0.1:{self.port}"
+
+    def serve(self, html):
+        """The test page, from an origin of its own (listed in websocket.origins)."""
+        body = html.encode()
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        server = http.server.HTTPServer(("127.0.0.1", self.port), Handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+
+    def open(self, daemon, height, window=None, options=""):
+        import harness
+        self.serve(PAGE.format(fields=fields(), insetd=daemon.url, options=options))
+        page = harness.browser.new_page(viewport={"width": 390, "height": 844})
+        self.cdp = page.context.new_cdp_session(page)
+        self.resize(height, window)
+        page.goto(f"{self.origin}/")
+        page.wait_for_function("() => window.insetd && insetd.connected", timeout=5000)
+        return page
+
+    def resize(self, height, window=None):
+        """The viewport's height on an unchanged 390x844 output, and the
+        window's (outerHeight: the viewport and the browser's bars above it)."""
+        self.cdp.send("Emulation.setDeviceMetricsOverride", {
+            "width": 390, "height": height, "deviceScaleFactor": 1, "mobile": False,
+            "screenWidth": 390, "screenHeight": 844})
+        target = self.cdp.send("Browser.getWindowForTarget")
+        self.cdp.send("Browser.setWindowBounds", {"windowId": target["windowId"],
+                                                  "bounds": {"width": 390, "height": window or height}})
+
+    @staticmethod
+    def sent(page, kind):
+        return page.evaluate(f"""() => insetd.log.filter((e) => e.direction === 'out' && e.message.type === '{kind}')
+            .map((e) => e.message)""")
+
+    @staticmethod
+    def wait_keyboard_message(page, phase):
+        page.wait_for_function(f"""() => insetd.log.some((e) => e.direction === 'in' && e.message.type === 'keyboard'
+            && e.message.phase === '{phase}')""", timeout=5000)
+
+    def test_a_viewport_the_compositor_shrank_is_a_window_not_a_rotation(self):
+        daemon = Daemon(free_port(), origins=[self.origin])
+        try:
+            # Shrunk to end where the keyboard starts (844 - 336 = 508).
+            page = self.open(daemon, 508)
+            self.assertEqual(page.evaluate("() => [screen.width, screen.height, innerWidth, innerHeight]"), [390, 844, 390, 508])
+            self.assertEqual(self.sent(page, "window"), [{"type": "window", "frame": {"x": 0, "y": 0, "width": 390, "height": 508}}])
+            page.focus("#f5")
+            self.wait_keyboard_message(page, "didShow")
+            page.wait_for_timeout(300)  # past the filter's delivery
+            # The keyboard is up on the screen but covers none of the viewport.
+            self.assertEqual(page.evaluate("() => [insetd.keyboardFrame.y, insetd.keyboardFrame.height]"), [508, 336])
+            self.assertEqual(keyboard(page), HIDDEN)
+            self.assertEqual(css_keyboard(page), ["0px", "0px", "0px", "0px"])
+            self.assertEqual(page.evaluate("() => document.body.style.paddingBottom"), "")
+
+            # The window grows back to the whole output while the keyboard is
+            # up: a window report, still no rotation; now all of it covers.
+            self.resize(844)
+            page.wait_for_function("() => insetd.boundingRect.height === 336", timeout=5000)
+            self.assertEqual(keyboard(page), PORTRAIT)
+            page.wait_for_function("() => document.body.style.paddingBottom === '336px'", timeout=5000)
+            self.assertEqual(self.sent(page, "window")[-1]["frame"], {"x": 0, "y": 0, "width": 390, "height": 844})
+            self.assertEqual(self.sent(page, "transition"), [], "the output never changed size")
+            page.close()
+        finally:
+            self.assertEqual(daemon.stop(), 0)
+
+    def test_a_viewport_at_an_offset_gets_what_the_keyboard_covers(self):
+        daemon = Daemon(free_port(), origins=[self.origin])
+        try:
+            # A window filling the output with a 56 px bar above the viewport
+            # (outerHeight 844, innerHeight 788): the viewport starts at y 56.
+            page = self.open(daemon, 788, window=844)
+            self.assertEqual(self.sent(page, "window")[-1]["frame"], {"x": 0, "y": 56, "width": 390, "height": 788})
+            page.focus("#f9")
+            # The keyboard's top, 508 on the screen, is 508 - 56 = 452 in the viewport.
+            page.wait_for_function("() => insetd.boundingRect.y === 452 && insetd.boundingRect.height === 336", timeout=5000)
+            self.assertEqual(keyboard(page), [0, 452, 390, 336])
+            self.assertEqual(css_keyboard(page), ["0px", "452px", "390px", "336px"])
+            page.wait_for_function("() => document.body.style.paddingBottom === '336px'", timeout=5000)
+            page.wait_for_function("""() => { const f = document.querySelector('#f9').getBoundingClientRect();
+                return f.top >= 0 && f.bottom <= 452 && ![...insetd.views.values()].some((v) => v.animating); }""", timeout=5000)
+
+            # Blur: nothing covers, nothing padded.
+            page.evaluate("() => document.activeElement.blur()")
+            page.wait_for_function("() => insetd.boundingRect.height === 0", timeout=5000)
+            page.wait_for_function("() => document.body.style.paddingBottom === ''", timeout=5000)
+            page.close()
+        finally:
+            self.assertEqual(daemon.stop(), 0)
+
+    def test_the_origin_option_places_the_viewport(self):
+        daemon = Daemon(free_port(), origins=[self.origin])
+        try:
+            # The browser sees no bar (outerHeight = innerHeight = 788); the page
+            # knows its viewport starts at y 56 (a panel the compositor draws).
+            page = self.open(daemon, 788, options=", origin: { x: 0, y: 56 }")
+            self.assertEqual(page.evaluate("() => [outerHeight, innerHeight]"), [788, 788])
+            self.assertEqual(self.sent(page, "window")[-1]["frame"], {"x": 0, "y": 56, "width": 390, "height": 788})
+            page.focus("#f9")
+            page.wait_for_function("() => insetd.boundingRect.height === 336", timeout=5000)
+            self.assertEqual(keyboard(page), [0, 452, 390, 336])
+            page.close()
+        finally:
+            self.assertEqual(daemon.stop(), 0)
+
+    def test_a_page_that_connects_while_the_keyboard_is_up_sees_it_at_once(self):
+        daemon = Daemon(free_port(), origins=[self.origin])
+        try:
+            # Another client's field has the keyboard up (0, 508, 390, 336).
+            app = LineClient(daemon.socket)
+            app.send('{"type":"register","view":"v","frame":{"x":0,"y":0,"width":390,"height":844},'
+                     '"contentSize":{"width":390,"height":2000}}')
+            app.send('{"type":"focus","view":"v","field":{"x":0,"y":700,"width":390,"height":44},"id":1}')
+            self.assertEqual(app.next("ok")["id"], 1)
+            page = self.open(daemon, 844)
+            self.assertEqual(keyboard(page), PORTRAIT)
+            self.assertEqual(css_keyboard(page), ["0px", "508px", "390px", "336px"])
+            page.close()
+            app.close()
+        finally:
+            self.assertEqual(daemon.stop(), 0)
+
