@@ -409,6 +409,18 @@ static void test_restart(struct insetd *ctx, pid_t *daemon)
 	expect_keyboard(ctx, INSETD_PHASE_WILL_SHOW, 624, 336, true);
 	expect_adjustment(ctx, "form", 336, 220, 0.25);
 	printf("ok insetd restarted -> reconnect, view and focus restated, inset 336, offset 220\n");
+	/* A rotation to 960x540: the landscape keyboard, 209 pt, at 540 - 209 = 331. */
+	current_test = "transition";
+	CHECK(insetd_transition(ctx, 0.3, &(struct insetd_size){960, 540}) == 0, "transition");
+	e = wait_for(ctx, INSETD_EVENT_KEYBOARD, NULL, INSETD_PHASE_WILL_CHANGE_FRAME, 3000);
+	struct insetd_rect end = insetd_event_keyboard_get_end(e);
+	CHECK_NUM(end.y, 331, "landscape keyboard y");
+	CHECK_NUM(end.width, 960, "landscape keyboard width");
+	CHECK_NUM(end.height, 209, "landscape keyboard height");
+	insetd_event_destroy(e);
+	struct insetd_state s;
+	CHECK(insetd_get_state(ctx, &s) && s.keyboard.height == 209, "state after the rotation");
+	printf("ok transition 960x540 -> willChangeFrame 960x209 at y 331\n");
 	insetd_unref(ctx);
 }
 
