@@ -160,7 +160,8 @@ struct insetd_view_desc {
 	uint8_t reserved[64];
 };
 
-/** The daemon's state in a welcome. */
+/** The daemon's state in a welcome (filled in by the library; later
+ *  versions may use the reserved space). */
 struct insetd_state {
 	struct insetd_size screen;
 	bool portrait;                /**< orientation "portrait" (else landscape) */
@@ -169,6 +170,7 @@ struct insetd_state {
 	bool tablet_mode;
 	bool hardware_keyboard;
 	char mode[16];                /**< "auto", "always" or "never" */
+	uint8_t reserved[64];         /**< room for later fields (same size) */
 };
 
 typedef void (*insetd_log_handler)(struct insetd *ctx, enum insetd_log_priority priority,
