@@ -6,6 +6,9 @@
 #                                         (builds first only if `make` has not)
 #   make install PREFIX=/usr DESTDIR=pkg  staged, for a package or an image
 #   sudo make uninstall                   removes what install put there
+#   make libinsetd                        only the C client library (libinsetd/,
+#                                         docs/CLIENTS.md); `make check-libinsetd`
+#                                         runs its tests against the built insetd
 #
 # The Swift runtime is linked statically (STATIC=1, the default) so the installed
 # daemon needs no Swift toolchain and no path the unit's ProtectHome= hides, only
@@ -28,6 +31,11 @@ SYSCONFDIR ?= /etc
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+# libinsetd, the C client library (a Debian package would pass its multiarch
+# LIBDIR, /usr/lib/x86_64-linux-gnu).
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 
 # sudo's secure_path usually lacks the toolchain: fall back to where the README installs it.
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
@@ -44,15 +52,46 @@ RELEASE = $(SCRATCH)/release
 
 INSTALL ?= install
 # Installed beside the README into DOCDIR (the units' Documentation= points there).
-DOCS = docs/PROTOCOL.md docs/DAEMON.md docs/OSK.md docs/WEB.md docs/HIL-USERS.md
+DOCS = docs/PROTOCOL.md docs/DAEMON.md docs/OSK.md docs/WEB.md docs/HIL-USERS.md docs/CLIENTS.md docs/QT.md
 PROGRAMS = insetd insetctl insetd-osk insetd-testbed
 # Installed into MANDIR/manN by their suffix; all but insetd.yaml.5 are generated
 # from each binary's own argument definitions (`make man completions`).
 MANPAGES = man/insetd.8 man/insetctl.1 man/insetd-osk.1 man/insetd-testbed.1 man/insetd.yaml.5
 
-.PHONY: all build install uninstall man completions check-install clean
+.PHONY: all build install uninstall man completions check-install clean libinsetd check-libinsetd
 
-all: build
+all: build libinsetd
+
+# libinsetd: a versioned shared library (SONAME libinsetd.so.1) on json-c,
+# built with the system's C compiler into .build-libinsetd/. The ABI version
+# (LIB_ABI) changes only when the interface breaks; LIB_VERSION follows insetd.
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+LIB_ABI = 1
+LIB_VERSION = $(LIB_ABI).0.0
+LIB_BUILD = .build-libinsetd
+LIB_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -fvisibility=hidden -D_GNU_SOURCE \
+	-Ilibinsetd/include $(shell $(PKG_CONFIG) --cflags json-c) $(CFLAGS)
+LIB_LIBS = $(shell $(PKG_CONFIG) --libs json-c) -lm
+LIB_SO = $(LIB_BUILD)/libinsetd.so.$(LIB_VERSION)
+
+libinsetd: $(LIB_SO)
+
+$(LIB_SO): libinsetd/src/insetd.c libinsetd/include/insetd.h
+	mkdir -p $(LIB_BUILD)
+	$(CC) $(LIB_CFLAGS) -shared -Wl,-soname,libinsetd.so.$(LIB_ABI) -Wl,--no-undefined $(LDFLAGS) \
+	    -o $@ libinsetd/src/insetd.c $(LIB_LIBS)
+	ln -sf libinsetd.so.$(LIB_VERSION) $(LIB_BUILD)/libinsetd.so.$(LIB_ABI)
+	ln -sf libinsetd.so.$(LIB_ABI) $(LIB_BUILD)/libinsetd.so
+
+$(LIB_BUILD)/test-libinsetd: libinsetd/tests/test-libinsetd.c $(LIB_SO)
+	$(CC) -std=c11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Ilibinsetd/include \
+	    $(shell $(PKG_CONFIG) --cflags json-c) -o $@ libinsetd/tests/test-libinsetd.c \
+	    -L$(LIB_BUILD) -linsetd -Wl,-rpath,'$$ORIGIN' $(shell $(PKG_CONFIG) --libs json-c)
+
+# The C tests against the real insetd (INSETD=path, default the debug build).
+check-libinsetd: $(LIB_BUILD)/test-libinsetd
+	$(LIB_BUILD)/test-libinsetd $(or $(INSETD),.build/debug/insetd)
 
 # One product per run: swift build takes only the last of several --product options.
 build:
@@ -63,7 +102,7 @@ build:
 $(addprefix $(RELEASE)/,$(PROGRAMS)):
 	$(MAKE) build STATIC=$(STATIC)
 
-install: $(addprefix $(RELEASE)/,$(PROGRAMS))
+install: $(addprefix $(RELEASE)/,$(PROGRAMS)) libinsetd
 	$(INSTALL) -d $(DESTDIR)$(BINDIR)
 	$(INSTALL) -m 0755 $(addprefix $(RELEASE)/,$(PROGRAMS)) $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -d $(DESTDIR)$(UNITDIR)
@@ -94,6 +133,17 @@ install: $(addprefix $(RELEASE)/,$(PROGRAMS))
 	    $(INSTALL) -D -m 0644 completions/_$$p $(DESTDIR)$(ZSHCOMPDIR)/_$$p && \
 	    $(INSTALL) -D -m 0644 completions/$$p.fish $(DESTDIR)$(FISHCOMPDIR)/$$p.fish || exit 1; \
 	done
+	# libinsetd: the library and its two links, header, pkg-config file, man page.
+	$(INSTALL) -D -m 0644 $(LIB_SO) $(DESTDIR)$(LIBDIR)/libinsetd.so.$(LIB_VERSION)
+	ln -sf libinsetd.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libinsetd.so.$(LIB_ABI)
+	ln -sf libinsetd.so.$(LIB_ABI) $(DESTDIR)$(LIBDIR)/libinsetd.so
+	$(INSTALL) -D -m 0644 libinsetd/include/insetd.h $(DESTDIR)$(INCLUDEDIR)/insetd.h
+	# insetd.pc names this install's directories (written here, not at build time).
+	$(INSTALL) -d $(DESTDIR)$(PKGCONFIGDIR)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e "s|@VERSION@|$$(cat VERSION)|" libinsetd/insetd.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/insetd.pc
+	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/insetd.pc
+	$(INSTALL) -D -m 0644 man/libinsetd.3 $(DESTDIR)$(MANDIR)/man3/libinsetd.3
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)
 	$(INSTALL) -m 0644 README.md LICENSE $(DOCS) $(DESTDIR)$(DOCDIR)/
 	# The drop-in WEB.md describes, with its own install command's path.
@@ -112,6 +162,9 @@ uninstall:
 	    rm -f $(DESTDIR)$(BASHCOMPDIR)/$$p $(DESTDIR)$(ZSHCOMPDIR)/_$$p $(DESTDIR)$(FISHCOMPDIR)/$$p.fish; \
 	done
 	rm -f $(DESTDIR)$(SYSUSERSDIR)/insetd.conf
+	rm -f $(DESTDIR)$(LIBDIR)/libinsetd.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libinsetd.so.$(LIB_ABI) \
+	    $(DESTDIR)$(LIBDIR)/libinsetd.so $(DESTDIR)$(INCLUDEDIR)/insetd.h $(DESTDIR)$(PKGCONFIGDIR)/insetd.pc \
+	    $(DESTDIR)$(MANDIR)/man3/libinsetd.3
 	rm -f $(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(DOCDIR)/LICENSE $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
 	rm -f $(DESTDIR)$(DOCDIR)/examples/websocket.conf
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
@@ -152,4 +205,4 @@ check-install:
 	scripts/test-install
 
 clean:
-	rm -rf $(SCRATCH)/release
+	rm -rf $(SCRATCH)/release $(LIB_BUILD)

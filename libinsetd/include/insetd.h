@@ -1,0 +1,305 @@
+/*
+ * libinsetd: a C client library for insetd, the on-screen keyboard authority.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The shape is libinput's: a reference-counted context, one file descriptor
+ * for the caller's own main loop, insetd_dispatch() when it is readable, and
+ * events read one at a time with insetd_get_event().
+ *
+ *     struct insetd *ctx = insetd_new(NULL, "my-app");      // default socket
+ *     struct insetd_view_desc view;
+ *     insetd_view_desc_init(&view);
+ *     view.frame = (struct insetd_rect){0, 0, 540, 960};
+ *     view.content_size = (struct insetd_size){540, 2000};
+ *     insetd_register_view(ctx, "form", &view);
+ *     // in the main loop, when insetd_get_fd(ctx) is readable:
+ *     insetd_dispatch(ctx);
+ *     struct insetd_event *ev;
+ *     while ((ev = insetd_get_event(ctx))) {
+ *         if (insetd_event_get_type(ev) == INSETD_EVENT_ADJUSTMENT) { ... }
+ *         insetd_event_destroy(ev);
+ *     }
+ *
+ * Nothing blocks: the socket is non-blocking, connecting happens in
+ * insetd_new() and insetd_dispatch(). While insetd is not running, or after
+ * it went away, the context retries with a back-off (50 ms doubling to 2 s,
+ * starting over after a welcome) and says so once per outage through the
+ * log handler. Views, the window, the focus and the subscriptions are kept
+ * and restated after every reconnect, so insetd ends in the same state.
+ *
+ * Coordinates are points, origin top-left, y down. A client's views are in
+ * its window's coordinates; the window (insetd_set_window()) and keyboard
+ * frames are in screen coordinates (docs/PROTOCOL.md, "One coordinate space").
+ * Durations are seconds.
+ *
+ * Not thread-safe: use one context from one thread (or lock around it).
+ * Nothing keystroke-related passes through this library; it logs no field
+ * contents, only connection state.
+ */
+#ifndef INSETD_H
+#define INSETD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define INSETD_EXPORT __attribute__((visibility("default")))
+
+/** The protocol version this library speaks. */
+#define INSETD_PROTOCOL_VERSION 1
+/** Longest line accepted from insetd (the protocol's own limit); a longer
+ *  line ends the connection, which is then re-established. */
+#define INSETD_MAX_LINE 65536
+
+struct insetd;
+struct insetd_event;
+
+struct insetd_point { double x, y; };
+struct insetd_size { double width, height; };
+struct insetd_rect { double x, y, width, height; };
+struct insetd_insets { double top, left, bottom, right; };
+
+/** What insetd_event_get_type() says. */
+enum insetd_event_type {
+	/** A welcome: connected (again). The daemon's state at that moment is
+	 *  read with insetd_event_get_state(). Everything the context keeps
+	 *  has been restated before this event is delivered. */
+	INSETD_EVENT_CONNECTED = 1,
+	/** The connection is gone (insetd stopped, crashed, said bye, or sent
+	 *  something this library refuses); the context reconnects by itself.
+	 *  A front-end should restore its views: no keyboard is known now. */
+	INSETD_EVENT_DISCONNECTED,
+	/** A keyboard notification: phase, begin and end frames (screen
+	 *  coordinates), animation duration and curve, is_local. */
+	INSETD_EVENT_KEYBOARD,
+	/** The complete state one of this client's views must take. */
+	INSETD_EVENT_ADJUSTMENT,
+	/** Another client's field took the focus from this view; the context
+	 *  forgets its focus (a reconnect does not restore it). */
+	INSETD_EVENT_FOCUS_LOST,
+	/** Mode, tablet mode and hardware keyboard (subscribe to
+	 *  INSETD_TOPIC_POLICY). */
+	INSETD_EVENT_POLICY,
+	/** An error insetd reported (code and message). */
+	INSETD_EVENT_ERROR,
+	/** insetd said bye (reason); a DISCONNECTED event follows. */
+	INSETD_EVENT_BYE,
+	/** The rotate key or command (subscribe to INSETD_TOPIC_ROTATION). */
+	INSETD_EVENT_ROTATE,
+};
+
+enum insetd_keyboard_phase {
+	INSETD_PHASE_WILL_SHOW = 1,
+	INSETD_PHASE_DID_SHOW,
+	INSETD_PHASE_WILL_HIDE,
+	INSETD_PHASE_DID_HIDE,
+	INSETD_PHASE_WILL_CHANGE_FRAME,
+	INSETD_PHASE_DID_CHANGE_FRAME,
+};
+
+/** Animation curves (CSS/UIKit names: easeInOut, easeIn, easeOut, linear). */
+enum insetd_curve {
+	INSETD_CURVE_EASE_IN_OUT = 0,
+	INSETD_CURVE_EASE_IN,
+	INSETD_CURVE_EASE_OUT,
+	INSETD_CURVE_LINEAR,
+};
+
+enum insetd_behavior {
+	INSETD_BEHAVIOR_SAFE_AREA_INSETS = 0,
+	INSETD_BEHAVIOR_CONTENT_SIZE,
+	INSETD_BEHAVIOR_NONE,
+};
+
+enum insetd_dismiss_mode {
+	INSETD_DISMISS_NONE = 0,
+	INSETD_DISMISS_ON_DRAG,
+	INSETD_DISMISS_INTERACTIVE,
+};
+
+/** Topics for insetd_subscribe(), or-ed. */
+enum insetd_topic {
+	INSETD_TOPIC_POLICY = 1 << 0,
+	INSETD_TOPIC_ROTATION = 1 << 1,
+	INSETD_TOPIC_DEVICES = 1 << 2, /* device events are read and dropped */
+};
+
+enum insetd_log_priority {
+	INSETD_LOG_ERROR = 10,
+	INSETD_LOG_INFO = 20,
+	INSETD_LOG_DEBUG = 30,
+};
+
+/**
+ * A scroll view as the client describes it, *without* insetd's adjustments
+ * (docs/PROTOCOL.md, "register"). Always start from insetd_view_desc_init():
+ * it sets the protocol's defaults, and later versions may add fields at the
+ * end (the reserved space keeps the size).
+ */
+struct insetd_view_desc {
+	struct insetd_rect frame;          /**< in the window's coordinates */
+	struct insetd_size content_size;   /**< natural content size */
+	struct insetd_insets safe_area;
+	struct insetd_insets content_inset;
+	struct insetd_insets indicator_insets;
+	double additional_bottom_inset;
+	struct insetd_point content_offset;
+	enum insetd_behavior behavior;
+	bool resizes_content_for_keyboard;
+	double visibility_scroll_margin;
+	enum insetd_dismiss_mode keyboard_dismiss_mode;
+	bool always_bounce_vertical;
+	bool content_stretches;            /**< default true */
+	bool has_minimum_content_size;
+	struct insetd_size minimum_content_size;
+	uint8_t reserved[64];
+};
+
+/** The daemon's state in a welcome (filled in by the library; later
+ *  versions may use the reserved space). */
+struct insetd_state {
+	struct insetd_size screen;
+	bool portrait;                /**< orientation "portrait" (else landscape) */
+	bool keyboard_visible;        /**< state.keyboard present */
+	struct insetd_rect keyboard;  /**< the keyboard's frame while visible */
+	bool tablet_mode;
+	bool hardware_keyboard;
+	char mode[16];                /**< "auto", "always" or "never" */
+	uint8_t reserved[64];         /**< room for later fields (same size) */
+};
+
+typedef void (*insetd_log_handler)(struct insetd *ctx, enum insetd_log_priority priority,
+				   const char *message, void *user_data);
+
+/* ------------------------------------------------------------------ */
+/* Context                                                             */
+
+/**
+ * A new context with one reference; starts connecting at once (without
+ * blocking). @p socket_path NULL means the default, resolved at every
+ * connection attempt as insetctl does: $INSETD_SOCKET, else
+ * $XDG_RUNTIME_DIR/insetd.sock when it exists, else /run/insetd/insetd.sock.
+ * @p client_name is a name for insetd's logs (NULL: "libinsetd").
+ * @return NULL only when out of memory or file descriptors (errno set).
+ */
+INSETD_EXPORT struct insetd *insetd_new(const char *socket_path, const char *client_name);
+/** Adds a reference. @return @p ctx */
+INSETD_EXPORT struct insetd *insetd_ref(struct insetd *ctx);
+/** Drops a reference; the last one disconnects and frees the context (events
+ *  still held keep it alive). @return NULL */
+INSETD_EXPORT struct insetd *insetd_unref(struct insetd *ctx);
+INSETD_EXPORT void insetd_set_user_data(struct insetd *ctx, void *user_data);
+INSETD_EXPORT void *insetd_get_user_data(struct insetd *ctx);
+/** Replaces the log handler (default: one line on stderr for errors and
+ *  info). NULL silences the library. */
+INSETD_EXPORT void insetd_set_log_handler(struct insetd *ctx, insetd_log_handler handler, void *user_data);
+
+/**
+ * One file descriptor (an epoll set) for the caller's main loop: poll it for
+ * reading, and call insetd_dispatch() when it is readable. It stays the same
+ * across reconnects. Owned by the context: do not close it.
+ */
+INSETD_EXPORT int insetd_get_fd(struct insetd *ctx);
+/**
+ * Does whatever is due: reads and parses insetd's lines, writes what is
+ * queued, (re)connects when the back-off ran out. Never blocks. Queues
+ * events for insetd_get_event().
+ * @return 0, or a negative errno on an internal failure (connection problems
+ * are not failures: they become DISCONNECTED events and retries).
+ */
+INSETD_EXPORT int insetd_dispatch(struct insetd *ctx);
+/** The next event, or NULL when none is queued. Free it with
+ *  insetd_event_destroy(). */
+INSETD_EXPORT struct insetd_event *insetd_get_event(struct insetd *ctx);
+/** The next event's type without taking it, 0 when none is queued. */
+INSETD_EXPORT enum insetd_event_type insetd_next_event_type(struct insetd *ctx);
+/** Whether the hello has been answered on the current connection. */
+INSETD_EXPORT bool insetd_is_connected(struct insetd *ctx);
+/** The last welcome's state, updated by keyboard and policy messages;
+ *  false when not connected. */
+INSETD_EXPORT bool insetd_get_state(struct insetd *ctx, struct insetd_state *state);
+
+/* ------------------------------------------------------------------ */
+/* Requests. Kept requests (views, window, focus, subscriptions) are     */
+/* stored and restated after a reconnect; they return 0 while            */
+/* disconnected too. One-shot requests (scroll, transition, dismiss)     */
+/* return -ENOTCONN then. -EINVAL: a non-finite or out-of-range number,  */
+/* a negative size, or an empty or over-long (256 bytes) view name.      */
+
+/** Sets @p desc to the protocol's defaults (all zero, content_stretches true). */
+INSETD_EXPORT void insetd_view_desc_init(struct insetd_view_desc *desc);
+/** Registers @p view (or replaces its description if registered). */
+INSETD_EXPORT int insetd_register_view(struct insetd *ctx, const char *view, const struct insetd_view_desc *desc);
+/** Replaces the whole description (not a patch: send the current content
+ *  offset). Registers the view if it is not. */
+INSETD_EXPORT int insetd_update_view(struct insetd *ctx, const char *view, const struct insetd_view_desc *desc);
+/** Unregisters @p view (and forgets its focus). -ENOENT if not registered. */
+INSETD_EXPORT int insetd_unregister_view(struct insetd *ctx, const char *view);
+/** A field of @p view got the focus; @p field in the view's content
+ *  coordinates. Again on the focused view: the field moved. */
+INSETD_EXPORT int insetd_focus(struct insetd *ctx, const char *view, struct insetd_rect field);
+/** The field of @p view lost the focus. */
+INSETD_EXPORT int insetd_blur(struct insetd *ctx, const char *view);
+/** Where this client's window is on the screen (screen points, width and
+ *  height above 0). Without it the window is at 0,0 over the whole screen. */
+INSETD_EXPORT int insetd_set_window(struct insetd *ctx, struct insetd_rect frame);
+/** Subscribes to @p topics (or-ed enum insetd_topic), kept across reconnects. */
+INSETD_EXPORT int insetd_subscribe(struct insetd *ctx, unsigned topics);
+/** Scrolls @p rect (content coordinates) of @p view into view; @p margin < 0: none. */
+INSETD_EXPORT int insetd_scroll(struct insetd *ctx, const char *view, struct insetd_rect rect, double margin);
+/** A transition: with @p screen a rotation to that output size, with NULL a
+ *  navigation. */
+INSETD_EXPORT int insetd_transition(struct insetd *ctx, double duration, const struct insetd_size *screen);
+/** The user dragged the keyboard away from @p view. */
+INSETD_EXPORT int insetd_dismiss(struct insetd *ctx, const char *view);
+
+/* ------------------------------------------------------------------ */
+/* Events                                                              */
+
+INSETD_EXPORT void insetd_event_destroy(struct insetd_event *event);
+INSETD_EXPORT enum insetd_event_type insetd_event_get_type(struct insetd_event *event);
+INSETD_EXPORT struct insetd *insetd_event_get_context(struct insetd_event *event);
+
+/** CONNECTED: the welcome's state; POLICY: tablet_mode, hardware_keyboard
+ *  and mode filled in (the rest from the context's state). @return false
+ *  for other events. */
+INSETD_EXPORT bool insetd_event_get_state(struct insetd_event *event, struct insetd_state *state);
+
+/** KEYBOARD accessors (0 / zero rects for other events). */
+INSETD_EXPORT enum insetd_keyboard_phase insetd_event_keyboard_get_phase(struct insetd_event *event);
+INSETD_EXPORT struct insetd_rect insetd_event_keyboard_get_begin(struct insetd_event *event);
+INSETD_EXPORT struct insetd_rect insetd_event_keyboard_get_end(struct insetd_event *event);
+INSETD_EXPORT bool insetd_event_keyboard_is_local(struct insetd_event *event);
+/** KEYBOARD and ADJUSTMENT: the animation to use. */
+INSETD_EXPORT double insetd_event_get_duration(struct insetd_event *event);
+INSETD_EXPORT enum insetd_curve insetd_event_get_curve(struct insetd_event *event);
+
+/** ADJUSTMENT and FOCUS_LOST: the view's name (valid until destroy). */
+INSETD_EXPORT const char *insetd_event_get_view(struct insetd_event *event);
+/** ADJUSTMENT accessors. */
+INSETD_EXPORT double insetd_event_adjustment_get_additional_bottom_inset(struct insetd_event *event);
+INSETD_EXPORT struct insetd_insets insetd_event_adjustment_get_content_inset(struct insetd_event *event);
+INSETD_EXPORT struct insetd_insets insetd_event_adjustment_get_indicator_insets(struct insetd_event *event);
+INSETD_EXPORT struct insetd_insets insetd_event_adjustment_get_adjusted_content_inset(struct insetd_event *event);
+INSETD_EXPORT struct insetd_size insetd_event_adjustment_get_content_size(struct insetd_event *event);
+INSETD_EXPORT struct insetd_point insetd_event_adjustment_get_content_offset(struct insetd_event *event);
+INSETD_EXPORT bool insetd_event_adjustment_get_always_bounce_vertical(struct insetd_event *event);
+
+/** ERROR: the stable code (e.g. "unknown-view") and message; BYE: the reason
+ *  (code) and NULL; ROTATE: the direction ("next", "left", "right") and NULL. */
+INSETD_EXPORT const char *insetd_event_get_code(struct insetd_event *event);
+INSETD_EXPORT const char *insetd_event_get_message(struct insetd_event *event);
+
+/** Names for logs: "willShow", "easeInOut", ... */
+INSETD_EXPORT const char *insetd_keyboard_phase_name(enum insetd_keyboard_phase phase);
+INSETD_EXPORT const char *insetd_curve_name(enum insetd_curve curve);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* INSETD_H */

@@ -1,0 +1,85 @@
+// The Insetd module against the real insetd (scripts/qt-test starts it with a
+// 800x800 screen whose keyboard is 300 pt tall: frame 0,500 800x300).
+//
+// The window is at screen 0,100, 400x600: screen 100..700, of which the
+// keyboard covers 500..700, 200 pt. The Flickable fills it and has its own
+// bottomMargin 10 (insetd's contentInset.bottom): insetd's inset is 200, the
+// margin becomes 200 + 10 = 210. The field at content y 520..560 must end
+// above 600 - 210 = 390 from the view's top: contentY 560 - 390 = 170.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Window
+import QtTest
+import Insetd
+
+TestCase {
+    id: testCase
+    name: "Insetd"
+    when: windowShown
+
+    Window {
+        id: win
+        x: 0; y: 100; width: 400; height: 600
+        visible: true
+        Flickable {
+            id: flick
+            objectName: "form"
+            anchors.fill: parent
+            contentHeight: 1500
+            bottomMargin: 10
+            Insetd.follow: true
+            TextField { id: topField; y: 20; width: 300; height: 40 }
+            TextField { id: bottomField; y: 520; width: 300; height: 40 }
+        }
+        // Not a text input, outside the Flickable: focusing it blurs the field.
+        Button { id: outside; x: 320; y: 10; width: 60; height: 30; text: "ok" }
+        // A plain item: Insetd.bottomInset is how much of it the keyboard covers.
+        Item { id: probe; anchors.fill: parent }
+    }
+
+    function test_1_connected() {
+        tryCompare(flick.Insetd.keyboard, "connected", true, 5000)
+        compare(win.y, 100)
+        compare(flick.Insetd.view, "form-1")
+        compare(flick.Insetd.keyboard.visible, false)
+        compare(flick.bottomMargin, 10)
+        win.requestActivate()
+        tryCompare(win, "active", true, 3000)
+    }
+
+    function test_2_focus_near_the_bottom() {
+        bottomField.forceActiveFocus()
+        const keyboard = flick.Insetd.keyboard
+        tryCompare(keyboard, "visible", true, 3000)
+        tryCompare(flick, "bottomMargin", 210, 3000)
+        tryCompare(flick, "contentY", 170, 3000)
+        compare(flick.Insetd.bottomInset, 200)
+        compare(keyboard.screenRectangle, Qt.rect(0, 500, 800, 300))
+        compare(keyboard.rectangle, Qt.rect(0, 400, 400, 200))
+        compare(keyboard.animationDuration, 250)
+        compare(keyboard.easing.type, Easing.BezierSpline)
+        compare(keyboard.hardwareKeyboard, false)
+        compare(probe.Insetd.bottomInset, 200)
+        compare(probe.Insetd.keyboard, keyboard)
+    }
+
+    // The field at the top, 20..60, is above the visible part (170..560):
+    // the least movement shows it, contentY 20; the keyboard stays.
+    function test_3_another_field_keeps_the_keyboard() {
+        topField.forceActiveFocus()
+        tryCompare(flick, "contentY", 20, 3000)
+        compare(flick.Insetd.keyboard.visible, true)
+        compare(flick.bottomMargin, 210)
+    }
+
+    function test_4_blur_restores_exactly() {
+        outside.forceActiveFocus()
+        tryCompare(flick.Insetd.keyboard, "visible", false, 3000)
+        tryCompare(flick, "bottomMargin", 10, 3000)
+        compare(flick.Insetd.bottomInset, 0)
+        // The offset stays where insetd put it (legal: 1500 + 10 - 600 = 910 at most).
+        compare(flick.contentY, 20)
+        compare(flick.Insetd.keyboard.rectangle, Qt.rect(0, 0, 0, 0))
+        compare(probe.Insetd.bottomInset, 0)
+    }
+}
