@@ -22,6 +22,8 @@ let package = Package(
         .executable(name: "insetd-testbed", targets: ["insetd-testbed"]),
         // Emulated input hardware (umockdev) for the tests and the performance harness.
         .library(name: "InputTestbed", targets: ["InputTestbed"]),
+        // Unix sockets and insetd's socket path, for the benchmarks' clients.
+        .library(name: "InsetSocket", targets: ["InsetSocket"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),

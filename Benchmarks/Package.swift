@@ -41,6 +41,7 @@ let package = Package(
             dependencies: [
                 "CPerfSupport",
                 .product(name: "InputTestbed", package: insetdPackage),
+                .product(name: "InsetSocket", package: insetdPackage),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/insetd-perf"

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import InputTestbed
+import InsetSocket
 
 /// The `sd_notify` socket the harness gives every daemon it starts (through
 /// `NOTIFY_SOCKET`), to time exec → `READY=1` as systemd would see it.

@@ -1,6 +1,7 @@
 import CPerfSupport
 import Glibc
 import InputTestbed
+import InsetSocket
 
 /// Why a measurement could not be taken (the daemon did not answer in time,
 /// a socket failed): the harness stops and says which.
