@@ -128,7 +128,7 @@ deb: build
 	    || { tail -30 ../build.log; echo "deb: dpkg-buildpackage failed, see .build-deb/build.log" >&2; exit 1; }
 	rm -f $(foreach p,$(PROGRAMS),dist/$(p)_*.deb)
 	cp .build-deb/*_$(DEB_VERSION)_*.deb dist/
-	[ -z "$(LINTIAN)" ] || $(LINTIAN) --fail-on error,warning --suppress-tags running-with-root-privileges \
+	[ -z "$(LINTIAN)" ] || $(LINTIAN) --fail-on error,warning \
 	    $(foreach p,$(PROGRAMS),.build-deb/$(p)_$(DEB_VERSION)_*.deb)
 	@ls -1 $(foreach p,$(PROGRAMS),dist/$(p)_$(DEB_VERSION)_*.deb)
 
