@@ -115,9 +115,11 @@ install: $(addprefix $(RELEASE)/,$(PROGRAMS))
 # explained ones); LINTIAN= skips it.
 DEB_VERSION ?= $(shell scripts/version | tr - +)$(DEB_VERSION_SUFFIX)
 DEB_STAGE = .build-deb/insetd-$(DEB_VERSION)
+DEB_PACKAGES = insetd insetd-osk insetd-testbed
 LINTIAN ?= lintian
 DEB_SOURCES = Makefile VERSION LICENSE README.md $(DOCS) config systemd man completions debian
 
+# The -dbgsym packages (debug information) stay in .build-deb/.
 deb: build
 	rm -rf .build-deb
 	mkdir -p $(DEB_STAGE)/$(RELEASE) dist
@@ -126,11 +128,10 @@ deb: build
 	sed -i '1s/^insetd ([^)]*)/insetd ($(DEB_VERSION))/' $(DEB_STAGE)/debian/changelog
 	cd $(DEB_STAGE) && dpkg-buildpackage -b -us -uc --no-pre-clean >../build.log 2>&1 \
 	    || { tail -30 ../build.log; echo "deb: dpkg-buildpackage failed, see .build-deb/build.log" >&2; exit 1; }
-	rm -f $(foreach p,$(PROGRAMS),dist/$(p)_*.deb)
-	cp .build-deb/*_$(DEB_VERSION)_*.deb dist/
-	[ -z "$(LINTIAN)" ] || $(LINTIAN) --fail-on error,warning \
-	    $(foreach p,$(PROGRAMS),.build-deb/$(p)_$(DEB_VERSION)_*.deb)
-	@ls -1 $(foreach p,$(PROGRAMS),dist/$(p)_$(DEB_VERSION)_*.deb)
+	rm -f $(foreach p,$(DEB_PACKAGES),dist/$(p)_*.deb)
+	cp $(foreach p,$(DEB_PACKAGES),.build-deb/$(p)_$(DEB_VERSION)_*.deb) dist/
+	[ -z "$(LINTIAN)" ] || $(LINTIAN) --fail-on error,warning $(foreach p,$(DEB_PACKAGES),dist/$(p)_$(DEB_VERSION)_*.deb)
+	@ls -1 $(foreach p,$(DEB_PACKAGES),dist/$(p)_$(DEB_VERSION)_*.deb)
 
 # Leaves /etc/insetd/insetd.yaml: it may hold the administrator's changes.
 uninstall:
