@@ -9,6 +9,9 @@
 #   make libinsetd                        only the C client library (libinsetd/,
 #                                         docs/CLIENTS.md); `make check-libinsetd`
 #                                         runs its tests against the built insetd
+#   make deb                              Debian packages in dist/ (insetd,
+#                                         insetd-osk, insetd-testbed), checked
+#                                         with lintian (docs/DAEMON.md)
 #
 # The Swift runtime is linked statically (STATIC=1, the default) so the installed
 # daemon needs no Swift toolchain and no path the unit's ProtectHome= hides, only
@@ -58,7 +61,7 @@ PROGRAMS = insetd insetctl insetd-osk insetd-testbed
 # from each binary's own argument definitions (`make man completions`).
 MANPAGES = man/insetd.8 man/insetctl.1 man/insetd-osk.1 man/insetd-testbed.1 man/insetd.yaml.5
 
-.PHONY: all build install uninstall man completions check-install clean libinsetd check-libinsetd
+.PHONY: all build install uninstall deb man completions check-install clean libinsetd check-libinsetd
 
 all: build libinsetd
 
@@ -152,6 +155,34 @@ install: $(addprefix $(RELEASE)/,$(PROGRAMS)) libinsetd
 	chmod 0644 $(DESTDIR)$(DOCDIR)/examples/websocket.conf
 	@echo "installed; next: systemd-sysusers && systemctl daemon-reload && systemctl enable --now insetd.socket"
 
+# Debian packages, with Debian's tools (debian/: debhelper compat 13, dh). The
+# release build runs here, as the invoking user; debian/rules builds nothing and
+# packages these binaries. The packages are made in a copy (.build-deb/) of what
+# they are made of, with debian/changelog's first entry stamped with DEB_VERSION,
+# so the checkout stays clean and its version is the one --version prints.
+# DEB_VERSION_SUFFIX (+test1) makes a higher version of the same build. Then
+# lintian: any error or warning fails (debian/*.lintian-overrides hold the
+# explained ones); LINTIAN= skips it.
+DEB_VERSION ?= $(shell scripts/version | tr - +)$(DEB_VERSION_SUFFIX)
+DEB_STAGE = .build-deb/insetd-$(DEB_VERSION)
+DEB_PACKAGES = insetd insetd-osk insetd-testbed
+LINTIAN ?= lintian
+DEB_SOURCES = Makefile VERSION LICENSE README.md $(DOCS) config systemd man completions debian
+
+# The -dbgsym packages (debug information) stay in .build-deb/.
+deb: build
+	rm -rf .build-deb
+	mkdir -p $(DEB_STAGE)/$(RELEASE) dist
+	cp -a --parents $(DEB_SOURCES) $(DEB_STAGE)/
+	cp -al $(addprefix $(RELEASE)/,$(PROGRAMS)) $(DEB_STAGE)/$(RELEASE)/
+	sed -i '1s/^insetd ([^)]*)/insetd ($(DEB_VERSION))/' $(DEB_STAGE)/debian/changelog
+	cd $(DEB_STAGE) && dpkg-buildpackage -b -us -uc --no-pre-clean >../build.log 2>&1 \
+	    || { tail -30 ../build.log; echo "deb: dpkg-buildpackage failed, see .build-deb/build.log" >&2; exit 1; }
+	rm -f $(foreach p,$(DEB_PACKAGES),dist/$(p)_*.deb)
+	cp $(foreach p,$(DEB_PACKAGES),.build-deb/$(p)_$(DEB_VERSION)_*.deb) dist/
+	[ -z "$(LINTIAN)" ] || $(LINTIAN) --fail-on error,warning $(foreach p,$(DEB_PACKAGES),dist/$(p)_$(DEB_VERSION)_*.deb)
+	@ls -1 $(foreach p,$(DEB_PACKAGES),dist/$(p)_$(DEB_VERSION)_*.deb)
+
 # Leaves /etc/insetd/insetd.yaml: it may hold the administrator's changes.
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGRAMS))
@@ -205,4 +236,4 @@ check-install:
 	scripts/test-install
 
 clean:
-	rm -rf $(SCRATCH)/release $(LIB_BUILD)
+	rm -rf $(SCRATCH)/release $(LIB_BUILD) .build-deb
