@@ -77,13 +77,16 @@ LIB_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -fvisibility=hidden -D_
 	-Ilibinsetd/include $(shell $(PKG_CONFIG) --cflags json-c) $(CFLAGS)
 LIB_LIBS = $(shell $(PKG_CONFIG) --libs json-c) -lm
 LIB_SO = $(LIB_BUILD)/libinsetd.so.$(LIB_VERSION)
+# insetd-private.h is shared by the sources and never installed.
+LIB_SRCS = $(addprefix libinsetd/src/,context.c connection.c receive.c requests.c event.c)
+LIB_HDRS = libinsetd/include/insetd.h libinsetd/src/insetd-private.h
 
 libinsetd: $(LIB_SO)
 
-$(LIB_SO): libinsetd/src/insetd.c libinsetd/include/insetd.h
+$(LIB_SO): $(LIB_SRCS) $(LIB_HDRS)
 	mkdir -p $(LIB_BUILD)
 	$(CC) $(LIB_CFLAGS) -shared -Wl,-soname,libinsetd.so.$(LIB_ABI) -Wl,--no-undefined $(LDFLAGS) \
-	    -o $@ libinsetd/src/insetd.c $(LIB_LIBS)
+	    -o $@ $(LIB_SRCS) $(LIB_LIBS)
 	ln -sf libinsetd.so.$(LIB_VERSION) $(LIB_BUILD)/libinsetd.so.$(LIB_ABI)
 	ln -sf libinsetd.so.$(LIB_ABI) $(LIB_BUILD)/libinsetd.so
 

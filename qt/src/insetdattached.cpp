@@ -1,0 +1,242 @@
+// Insetd.follow on a Flickable and Insetd.bottomInset on any item, on
+// libinsetd (docs/QT.md).
+// SPDX-License-Identifier: Apache-2.0
+#include "insetdattached.h"
+
+#include <QGuiApplication>
+#include <QInputMethod>
+#include <QParallelAnimationGroup>
+#include <QPropertyAnimation>
+#include <QQmlInfo>
+#include <QQuickItem>
+#include <cmath>
+
+#include <insetd.h>
+
+InsetdAttached::InsetdAttached(QObject *parent)
+    : QObject(parent)
+{
+    m_updateTimer.setSingleShot(true);
+    m_updateTimer.setInterval(0);
+    connect(&m_updateTimer, &QTimer::timeout, this, &InsetdAttached::sendUpdate);
+    connect(InsetdKeyboard::instance(), &InsetdKeyboard::changed, this, &InsetdAttached::keyboardChanged);
+    if (auto item = qobject_cast<QQuickItem *>(parent)) {
+        connect(item, &QQuickItem::heightChanged, this, &InsetdAttached::keyboardChanged);
+        connect(item, &QQuickItem::yChanged, this, &InsetdAttached::keyboardChanged);
+        connect(item, &QQuickItem::windowChanged, this, &InsetdAttached::keyboardChanged);
+    }
+    keyboardChanged();
+}
+
+InsetdAttached::~InsetdAttached()
+{
+    // The Flickable is being destroyed: unregister, touch nothing of it.
+    InsetdKeyboard *keyboard = InsetdKeyboard::existing();
+    if (m_follow && keyboard)
+        keyboard->remove(m_name);
+}
+
+QQuickItem *InsetdAttached::flickable() const
+{
+    return qobject_cast<QQuickItem *>(parent());
+}
+
+void InsetdAttached::setFollow(bool follow)
+{
+    if (follow == m_follow)
+        return;
+    QQuickItem *flick = flickable();
+    if (follow && (!flick || !flick->inherits("QQuickFlickable"))) {
+        qmlWarning(parent()) << "Insetd.follow works on a Flickable (ListView, GridView, a ScrollView's flickable)";
+        return;
+    }
+    m_follow = follow;
+    if (follow) {
+        m_originalBottomMargin = flick->property("bottomMargin").toDouble();
+        const char *geometry[] = {SIGNAL(widthChanged()),         SIGNAL(heightChanged()),
+                                  SIGNAL(xChanged()),             SIGNAL(yChanged()),
+                                  SIGNAL(contentWidthChanged()),  SIGNAL(contentHeightChanged()),
+                                  SIGNAL(topMarginChanged()),     SIGNAL(leftMarginChanged()),
+                                  SIGNAL(rightMarginChanged()),   SIGNAL(originYChanged())};
+        for (const char *signal : geometry)
+            m_connections << connect(flick, signal, this, SLOT(scheduleUpdate()));
+        m_connections << connect(flick, SIGNAL(bottomMarginChanged()), this, SLOT(onBottomMarginChanged()));
+        m_connections << connect(flick, &QQuickItem::windowChanged, this, &InsetdAttached::scheduleUpdate);
+        m_name = InsetdKeyboard::instance()->add(this);
+    } else {
+        for (const auto &c : std::as_const(m_connections))
+            disconnect(c);
+        m_connections.clear();
+        restore();
+        InsetdKeyboard::instance()->remove(m_name);
+        m_name.clear();
+    }
+    emit followChanged();
+}
+
+double InsetdAttached::bottomInset() const
+{
+    return m_follow ? m_inset : m_coveredInset;
+}
+
+bool InsetdAttached::contains(QQuickItem *item) const
+{
+    QQuickItem *flick = flickable();
+    return flick && item && flick->isAncestorOf(item);
+}
+
+void InsetdAttached::fillDescription(void *out) const
+{
+    auto *d = static_cast<insetd_view_desc *>(out);
+    QQuickItem *flick = flickable();
+    const QRectF frame = flick->mapRectToScene(QRectF(0, 0, flick->width(), flick->height()));
+    d->frame = {frame.x(), frame.y(), std::max(0.0, frame.width()), std::max(0.0, frame.height())};
+    double contentWidth = flick->property("contentWidth").toDouble();
+    double contentHeight = flick->property("contentHeight").toDouble();
+    if (contentWidth < 0)
+        contentWidth = flick->width();
+    if (contentHeight < 0)
+        contentHeight = flick->height();
+    d->content_size = {std::max(0.0, contentWidth), std::max(0.0, contentHeight)};
+    // The app's own margins are the content insets; insetd's bottom goes on top.
+    d->content_inset = {flick->property("topMargin").toDouble(), flick->property("leftMargin").toDouble(),
+                        m_originalBottomMargin, flick->property("rightMargin").toDouble()};
+    d->content_offset = {flick->property("contentX").toDouble() - flick->property("originX").toDouble(),
+                         flick->property("contentY").toDouble() - flick->property("originY").toDouble()};
+    // The app lays its content out itself: insetd must not stretch it.
+    d->content_stretches = false;
+    d->behavior = INSETD_BEHAVIOR_SAFE_AREA_INSETS;
+}
+
+// The field in insetd's content coordinates (the Flickable's content item,
+// less its origin): the text item's bounds, or for a tall one (a TextArea) the
+// cursor's rectangle.
+QRectF InsetdAttached::fieldFor(QQuickItem *item) const
+{
+    QQuickItem *flick = flickable();
+    QQuickItem *content = flick->property("contentItem").value<QQuickItem *>();
+    if (!content)
+        content = flick;
+    QRectF field = item->mapRectToItem(content, QRectF(0, 0, item->width(), item->height()));
+    if (field.height() > flick->height() / 2) {
+        const QRectF cursor = QGuiApplication::inputMethod()->cursorRectangle();
+        if (cursor.isValid())
+            field = content->mapRectFromScene(cursor);
+    }
+    field.translate(-flick->property("originX").toDouble(), -flick->property("originY").toDouble());
+    return field;
+}
+
+void InsetdAttached::apply(insetd_event *event)
+{
+    QQuickItem *flick = flickable();
+    if (!flick || !m_follow)
+        return;
+    const double bottomMargin = insetd_event_adjustment_get_adjusted_content_inset(event).bottom;
+    const double contentY = flick->property("originY").toDouble() + insetd_event_adjustment_get_content_offset(event).y;
+    const int ms = int(std::lround(insetd_event_get_duration(event) * 1000));
+    if (m_animation) {
+        m_animation->stop();
+        delete m_animation;
+    }
+    m_appliedBottomMargin = bottomMargin;
+    m_adjusted = bottomMargin != m_originalBottomMargin;
+    setInset(insetd_event_adjustment_get_additional_bottom_inset(event));
+    if (ms <= 0) {
+        m_applying = true;
+        flick->setProperty("bottomMargin", bottomMargin);
+        flick->setProperty("contentY", contentY);
+        m_applying = false;
+        return;
+    }
+    auto group = new QParallelAnimationGroup(this);
+    const QEasingCurve easing = InsetdKeyboard::curve(insetd_event_get_curve(event));
+    for (const auto &[property, value] : {std::pair<QByteArray, double>{"bottomMargin", bottomMargin},
+                                          std::pair<QByteArray, double>{"contentY", contentY}}) {
+        auto animation = new QPropertyAnimation(flick, property, group);
+        animation->setDuration(ms);
+        animation->setEasingCurve(easing);
+        animation->setEndValue(value);
+        group->addAnimation(animation);
+    }
+    m_animation = group;
+    group->start(QAbstractAnimation::DeleteWhenStopped);
+}
+
+// insetd is gone: the Flickable's own margin back, exactly.
+void InsetdAttached::restore()
+{
+    if (m_animation) {
+        m_animation->stop();
+        delete m_animation;
+    }
+    QQuickItem *flick = flickable();
+    if (m_adjusted && flick) {
+        m_applying = true;
+        flick->setProperty("bottomMargin", m_originalBottomMargin);
+        m_applying = false;
+    }
+    m_adjusted = false;
+    m_appliedBottomMargin = -1;
+    setInset(0);
+}
+
+void InsetdAttached::onBottomMarginChanged()
+{
+    QQuickItem *flick = flickable();
+    if (m_applying || m_animation || !flick)
+        return;
+    const double value = flick->property("bottomMargin").toDouble();
+    if (value == m_appliedBottomMargin)
+        return;
+    // The app set its own margin: that is the view's description from now on.
+    m_originalBottomMargin = value;
+    m_adjusted = false;
+    scheduleUpdate();
+}
+
+void InsetdAttached::scheduleUpdate()
+{
+    if (m_follow)
+        m_updateTimer.start();
+}
+
+void InsetdAttached::sendUpdate()
+{
+    if (!m_follow)
+        return;
+    // Not while insetd's own animation runs: its offset would read as the
+    // user scrolling.
+    if (m_animation) {
+        m_updateTimer.start(50);
+        return;
+    }
+    m_updateTimer.setInterval(0);
+    InsetdKeyboard::instance()->describe(m_name);
+}
+
+void InsetdAttached::setInset(double inset)
+{
+    if (inset == m_inset)
+        return;
+    m_inset = inset;
+    if (m_follow)
+        emit bottomInsetChanged();
+}
+
+void InsetdAttached::keyboardChanged()
+{
+    if (m_follow)
+        return;
+    auto item = qobject_cast<QQuickItem *>(parent());
+    double covered = 0;
+    const QRectF keyboard = InsetdKeyboard::instance()->rectangle();
+    if (item && item->window() && !keyboard.isEmpty()) {
+        const QRectF rect = item->mapRectToScene(QRectF(0, 0, item->width(), item->height()));
+        covered = std::max(0.0, rect.intersected(keyboard).height());
+    }
+    if (covered != m_coveredInset) {
+        m_coveredInset = covered;
+        emit bottomInsetChanged();
+    }
+}
