@@ -175,7 +175,7 @@ public actor InsetClient {
         case .focusLost(let view):
             if focus?.view == view { focus = nil }
             eventSink.yield(.focusLost(view: view))
-        case .welcome, .device, .policy, .status, .devices, .ok, .bye, .rotate, .reloaded: break
+        case .welcome, .device, .policy, .status, .devices, .ok, .bye, .rotate, .reloaded, .event: break
         }
     }
 

@@ -61,7 +61,9 @@ final class DecisionTimeline {
         let cause = cause(of: event)
         let isTick = if case .tick = event { true } else { false }
         var decisions: [(TimelineDecision, TimelineCause)] = []
-        if case .device(let name, let device) = cause { decisions.append((.device(event: name, device), cause)) }
+        if case .input(let input) = event, let (name, device) = deviceEvent(input) {
+            decisions.append((.device(event: name, device), cause))
+        }
         if case .server(.request(_, let request)) = event, case .oskProblem(let bridge, let problem) = request.message {
             decisions.append((.oskProblem(bridge: bridge, problem: problem), cause))
         }
@@ -87,17 +89,29 @@ final class DecisionTimeline {
         return decisions.map { TimelineEntry(at: now, decision: $0.0, cause: $0.1, state: after) }
     }
 
+    /// A device input as the `device` message and timeline name it.
+    static func deviceEvent(_ input: InputEvent) -> (String, WireDevice)? {
+        switch input {
+        case .keyboardAttached(let device): ("attached", DaemonCore.wire(device))
+        case .keyboardDetached(let device): ("detached", DaemonCore.wire(device))
+        case .deviceWatched(let device): ("watched", DaemonCore.wire(device))
+        case .deviceIgnored(let device): ("ignored", DaemonCore.wire(device))
+        case .deviceRemoved(let device): ("removed", DaemonCore.wire(device))
+        case .tabletMode, .hotkey: nil
+        }
+    }
+
     static func cause(of event: CoreEvent) -> TimelineCause {
         switch event {
         case .input(let input):
             switch input {
-            case .keyboardAttached(let device): .device(event: "attached", DaemonCore.wire(device))
-            case .keyboardDetached(let device): .device(event: "detached", DaemonCore.wire(device))
-            case .deviceWatched(let device): .device(event: "watched", DaemonCore.wire(device))
-            case .deviceIgnored(let device): .device(event: "ignored", DaemonCore.wire(device))
-            case .deviceRemoved(let device): .device(event: "removed", DaemonCore.wire(device))
             case .tabletMode(let on): .tabletSwitch(on: on)
             case .hotkey(let action): .hotkey(action: action.rawValue)
+            default:
+                {
+                    guard let (name, device) = deviceEvent(input) else { preconditionFailure("every other input is a device's") }
+                    return .device(event: name, TimelineDevice(device))
+                }()
             }
         case .server(.request(let client, let request)):
             {

@@ -91,3 +91,12 @@ extension WireView {
         ]
     }
 }
+
+extension RequestID {
+    var json: JSONValue {
+        switch self {
+        case .number(let number): .integer(number)
+        case .string(let string): .string(string)
+        }
+    }
+}

@@ -6,7 +6,9 @@ import Foundation
 import InsetCore
 
 /// Decodes the daemon's lines on the client side: the inverse of
-/// `DaemonMessage.line()`. Adjustments come back with the receiving client's id.
+/// `DaemonMessage.line()`, and the one reader of them in the project (the Swift
+/// client, insetd-osk, insetctl, the testbed and the tests). Adjustments come
+/// back with the receiving client's id.
 public enum DaemonMessageDecoder {
     public static func decode(_ line: some DataProtocol, client: ClientID) throws(ProtocolError) -> DaemonMessage {
         let decoder = JSONDecoder()
@@ -35,6 +37,18 @@ private struct DecodedMessage: Decodable {
     }
 
     let message: DaemonMessage
+
+    /// A decoding error as "field \"cause.kind\" ...", naming where it is.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            "field \"\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))\" is missing"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+            DecodingError.dataCorrupted(let context):
+            "field \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" is malformed: \(context.debugDescription)"
+        default: "malformed"
+        }
+    }
 
     init(from decoder: any Decoder) throws {
         let object = try decoder.container(keyedBy: Key.self)
@@ -99,6 +113,10 @@ private struct DecodedMessage: Decodable {
                 changed: try field("changed", as: [String].self), restart: try field("restart", as: [String].self))
         case "focusLost": message = .focusLost(view: try field("view", as: String.self))
         case "rotate": message = .rotate(direction: try field("direction", as: RotationDirection.self))
+        case "event":
+            do { message = .event(try TimelineEntry(from: decoder)) } catch {
+                throw ProtocolError(.invalidField, "event: \(Self.describe(error))")
+            }
         default: throw ProtocolError(.unknownType, "unknown daemon message \"\(type)\"")
         }
     }

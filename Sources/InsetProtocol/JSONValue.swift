@@ -96,7 +96,7 @@ public enum JSONValue: Hashable, Sendable {
         output += text.utf8
     }
 
-    private static func write(_ integer: Int, to output: inout [UInt8]) {
+    static func write(_ integer: Int, to output: inout [UInt8]) {
         if integer < 0 { output.append(UInt8(ascii: "-")) }
         var magnitude = integer.magnitude
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,

@@ -2,12 +2,12 @@ import InsetCore
 
 /// What a tester waits for: the keyboard as a person sees it. `bar` is the
 /// accessory bar alone (a hardware keyboard is usable), `shown` the full keyboard.
-public enum KeyboardPresentation: String, Hashable, Sendable, CaseIterable {
+public enum KeyboardPresentation: String, Hashable, Sendable, CaseIterable, Decodable {
     case shown, bar, hidden
 }
 
 /// The daemon's state after a decision, in the terms `insetctl wait` checks.
-public struct TimelineState: Hashable, Sendable {
+public struct TimelineState: Hashable, Sendable, Decodable {
     public var keyboard: KeyboardPresentation
     public var hardwareKeyboard: Bool
     public var tabletMode: Bool
@@ -22,12 +22,26 @@ public struct TimelineState: Hashable, Sendable {
         self.mode = mode
         self.devices = devices
     }
+}
 
-    var json: JSONValue {
-        .object([
-            "keyboard": .string(keyboard.rawValue), "hardwareKeyboard": .bool(hardwareKeyboard),
-            "tabletMode": .bool(tabletMode), "mode": .string(mode.rawValue), "devices": .integer(devices),
-        ])
+/// A device as a timeline cause names it: enough to tell which one, where the
+/// decision that classifies it (`TimelineDecision.device`) carries it whole.
+public struct TimelineDevice: Hashable, Sendable {
+    public var name: String
+    public var syspath: String
+    /// As `WireDevice.class`.
+    public var `class`: String
+    public var devnode: String?
+
+    public init(name: String, syspath: String, class: String, devnode: String?) {
+        self.name = name
+        self.syspath = syspath
+        self.class = `class`
+        self.devnode = devnode
+    }
+
+    public init(_ device: WireDevice) {
+        self.init(name: device.name, syspath: device.syspath, class: device.class, devnode: device.devnode)
     }
 }
 
@@ -37,7 +51,7 @@ public enum TimelineCause: Hashable, Sendable {
     /// The subscription itself: the entry reports the state at that moment.
     case subscription
     /// udev reported a device (`attached`, `detached`, `watched`, `ignored`, `removed`).
-    case device(event: String, WireDevice)
+    case device(event: String, TimelineDevice)
     case tabletSwitch(on: Bool)
     case hotkey(action: String)
     /// A client's message (`focus`, `blur`, `register`, `command`, `policy`, ...).
@@ -48,30 +62,6 @@ public enum TimelineCause: Hashable, Sendable {
     /// The keyboard frame filter's window ended and it delivered the last frame.
     case filterDelivery(window: Duration)
     case reload
-
-    var json: JSONValue {
-        var object: JSONObject
-        switch self {
-        case .subscription: object = ["kind": "subscribe"]
-        case .device(let event, let device):
-            object = [
-                "kind": "device", "event": .string(event), "device": .string(device.name), "syspath": .string(device.syspath),
-                "class": .string(device.class),
-            ]
-            if let devnode = device.devnode { object["devnode"] = .string(devnode) }
-        case .tabletSwitch(let on): object = ["kind": "tablet-switch", "on": .bool(on)]
-        case .hotkey(let action): object = ["kind": "hotkey", "action": .string(action)]
-        case .client(let client, let message, let view, let detail):
-            object = ["kind": "client", "client": .string(client.rawValue), "message": .string(message)]
-            if let view { object["view"] = .string(view) }
-            if let detail { object["detail"] = .string(detail) }
-        case .clientGone(let client): object = ["kind": "client-gone", "client": .string(client.rawValue)]
-        case .holdOffExpired(let holdOff): object = ["kind": "hold-off-expired", "holdOffMs": .integer(Int(holdOff.milliseconds))]
-        case .filterDelivery(let window): object = ["kind": "filter-delivery", "windowMs": .integer(Int(window.milliseconds))]
-        case .reload: object = ["kind": "reload"]
-        }
-        return .object(object)
-    }
 }
 
 /// What was decided.
@@ -108,43 +98,9 @@ public struct TimelineEntry: Hashable, Sendable {
         self.state = state
     }
 
-    /// `{"type":"event","at":NS,"decision":...,"cause":{...},"state":{...}}` and a newline.
-    public func lineBytes() -> [UInt8] {
-        var object: JSONObject = [
-            "type": "event", "at": .integer(Int(at.nanoseconds)), "cause": cause.json, "state": state.json,
-        ]
-        switch decision {
-        case .subscribed: object["decision"] = "subscribed"
-        case .device(let event, let device):
-            object["decision"] = "device"
-            object["event"] = .string(event)
-            object["device"] = device.json
-        case .tabletMode(let on):
-            object["decision"] = "tablet-mode"
-            object["tabletMode"] = .bool(on)
-        case .mode(let mode):
-            object["decision"] = "mode"
-            object["mode"] = .string(mode.rawValue)
-        case .hardwareKeyboard(let usable):
-            object["decision"] = "hardware-keyboard"
-            object["hardwareKeyboard"] = .bool(usable)
-        case .keyboard(let presentation, let phase, let frame):
-            object["decision"] = "keyboard"
-            object["keyboard"] = .string(presentation.rawValue)
-            object["phase"] = .string(phase.rawValue)
-            object["frame"] = WireRect(frame).json
-        case .adjustment(let view, let inset):
-            object["decision"] = "adjustment"
-            object["client"] = .string(view.client.rawValue)
-            object["view"] = .string(view.name)
-            object["additionalBottomInset"] = .number(inset)
-        case .oskProblem(let bridge, let problem):
-            object["decision"] = "osk-problem"
-            object["bridge"] = .string(bridge)
-            if let problem { object["problem"] = .string(problem) }
-        }
-        return jsonLineBytes(object)
-    }
+    /// `{"type":"event","at":NS,"decision":...,"cause":{...},"state":{...}}` and a
+    /// newline: the line `DaemonMessage.event` writes.
+    public func lineBytes() -> [UInt8] { DaemonMessage.event(self).lineBytes() }
 }
 
 extension ClientMessage {
@@ -170,7 +126,7 @@ extension ClientMessage {
 }
 
 extension Duration {
-    fileprivate var milliseconds: Int64 {
+    var milliseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }

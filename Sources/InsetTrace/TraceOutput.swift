@@ -15,17 +15,6 @@ import InsetProtocol
 /// `focusOwner` instead of a recipient's `isLocal`; an adjustment its `client`.
 public enum TraceOutput {
     public static func line(_ timed: TimedOutput) -> Data {
-        var object: JSONObject
-        switch timed.output {
-        case .keyboard(let note):
-            object = DaemonMessage.keyboard(note, isLocal: false).jsonFields()
-            object["isLocal"] = nil
-            if let owner = note.focusOwner { object["focusOwner"] = .string(owner.rawValue) }
-        case .adjustment(let adjustment):
-            object = DaemonMessage.adjustment(view: adjustment.view.name, adjustment).jsonFields()
-            object["client"] = .string(adjustment.view.client.rawValue)
-        }
-        object["t"] = .integer(Int(timed.at.nanoseconds))
-        return jsonLine(object)
+        Data(DaemonMessage.traceLine(timed.output, at: timed.at))
     }
 }

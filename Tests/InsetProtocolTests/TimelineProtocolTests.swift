@@ -36,7 +36,7 @@ import Testing
             .adjustment(view, additionalBottomInset: 302),
         ]
         let causes: [TimelineCause] = [
-            .subscription, .device(event: "detached", device), .tabletSwitch(on: true), .hotkey(action: "toggle"),
+            .subscription, .device(event: "detached", TimelineDevice(device)), .tabletSwitch(on: true), .hotkey(action: "toggle"),
             .client(ClientID("c2"), message: "focus", view: "signup", detail: nil),
             .client(ClientID("c2"), message: "command", view: nil, detail: "toggle"), .clientGone(ClientID("c3")),
             .holdOffExpired(holdOff: .milliseconds(200)), .filterDelivery(window: .milliseconds(100)), .reload,
