@@ -86,4 +86,15 @@ public enum DaemonMessage: Hashable, Sendable {
     case rotate(direction: RotationDirection)
     /// One entry of the decision timeline, for `events` subscribers.
     case event(TimelineEntry)
+
+    /// The id of the request this message answers, when it is a reply.
+    public var requestID: RequestID? {
+        switch self {
+        case .welcome(_, _, _, let id), .status(let id, _, _, _), .devices(let id, _), .ok(let id),
+            .reloaded(let id, _, _, _):
+            id
+        case .error(let error): error.id
+        case .keyboard, .adjustment, .device, .policy, .bye, .focusLost, .rotate, .event: nil
+        }
+    }
 }

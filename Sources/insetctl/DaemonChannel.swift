@@ -1,14 +1,22 @@
 import Foundation
 import Glibc
+import InsetCore
 import InsetProtocol
 import InsetSocket
 
 /// insetctl's connection to insetd: a blocking line channel with timeouts, and
-/// errors that name the socket and say what to do.
+/// errors that name the socket and say what to do. Lines are read through the
+/// protocol's one decoder (`DaemonMessageDecoder`).
 final class DaemonChannel {
+    /// A line as it came, and the message it holds; nil when this insetctl does
+    /// not know the message (a newer insetd's), so it can still be shown raw.
+    typealias Received = (text: String, message: DaemonMessage?)
+
     let path: String
     private let fd: Int32
     private var pending: [UInt8] = []
+    /// This connection's id, from the welcome: adjustments name their view with it.
+    private var client = ClientID("")
 
     /// Connects and says hello; returns once the welcome arrived.
     init(path: String, timeout: Double = 5) throws {
@@ -23,9 +31,10 @@ final class DaemonChannel {
                     + "Use --socket PATH or INSETD_SOCKET for another socket; permission errors mean you are not in the socket's group.")
         }
         send(ClientRequest(message: .hello(versions: supportedProtocolVersions, client: "insetctl")))
-        guard let welcome = try receive(timeout: timeout), welcome["type"] as? String == "welcome" else {
+        guard case .welcome(_, let client, _, _)? = try receive(timeout: timeout) else {
             throw CtlError("\(path) did not answer hello like insetd does")
         }
+        self.client = ClientID(client)
     }
 
     deinit { close(fd) }
@@ -44,15 +53,14 @@ final class DaemonChannel {
         }
     }
 
-    /// The next message as raw JSON text and object; nil on timeout. Throws when
-    /// insetd closes the connection.
-    func receiveLine(timeout: Double?) throws -> (text: String, object: [String: Any])? {
+    /// The next line; nil on timeout. Throws when insetd closes the connection.
+    func receiveLine(timeout: Double?) throws -> Received? {
         while true {
             if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let text = String(decoding: pending[..<newline], as: UTF8.self)
+                let line = pending[..<newline]
+                let received = (String(decoding: line, as: UTF8.self), try? DaemonMessageDecoder.decode(line, client: client))
                 pending.removeSubrange(...newline)
-                let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
-                return (text, object)
+                return received
             }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, timeout.map { Int32($0 * 1000) } ?? -1)
@@ -66,27 +74,39 @@ final class DaemonChannel {
         }
     }
 
-    func receive(timeout: Double?) throws -> [String: Any]? { try receiveLine(timeout: timeout)?.object }
-
-    /// Sends a request with an id and returns its reply (`ok`, a reply, or an
-    /// error turned into a thrown `CtlError`). Other messages are skipped.
-    func request(_ message: ClientMessage, timeout: Double = 5) throws -> [String: Any] {
-        send(ClientRequest(id: .string("ctl"), message: message))
-        return try reply(timeout: timeout)
+    /// The next message this insetctl knows (others are skipped); nil on timeout.
+    func receive(timeout: Double?) throws -> DaemonMessage? {
+        let deadline = timeout.map { Date().addingTimeInterval($0) }
+        while true {
+            let remaining = deadline.map { max(0, $0.timeIntervalSinceNow) }
+            guard let received = try receiveLine(timeout: remaining) else { return nil }
+            if let message = received.message { return message }
+        }
     }
 
-    private func reply(timeout: Double) throws -> [String: Any] {
+    /// Sends a request with an id and returns its reply (`ok` or a reply; an
+    /// error is thrown as a `CtlError`). Other messages are skipped.
+    func request(_ message: ClientMessage, timeout: Double = 5) throws -> DaemonMessage {
+        let id = RequestID.string("ctl")
+        send(ClientRequest(id: id, message: message))
         let deadline = Date().addingTimeInterval(timeout)
         while let reply = try receive(timeout: max(0, deadline.timeIntervalSinceNow)) {
-            guard reply["id"] as? String == "ctl" else { continue }
-            if reply["type"] as? String == "error" {
-                let code = reply["code"] as? String ?? "error"
-                let hint = code == "not-authorized" ? " (control commands need root or the insetd group)" : ""
-                throw CtlError("insetd refused: \(reply["message"] as? String ?? code)\(hint)")
+            guard reply.requestID == id else { continue }
+            if case .error(let error) = reply {
+                let hint = error.code == .notAuthorized ? " (control commands need root or the insetd group)" : ""
+                throw CtlError("insetd refused: \(error.message)\(hint)")
             }
             return reply
         }
         throw CtlError("insetd did not answer within \(Int(timeout)) s (\(path))")
+    }
+
+    /// `request(.status)`'s reply.
+    func status() throws -> (state: StateSnapshot, clients: Int, views: Int) {
+        guard case .status(_, let state, let clients, let views) = try request(.status) else {
+            throw CtlError("insetd answered status with another message (\(path))")
+        }
+        return (state, clients, views)
     }
 }
 

@@ -24,9 +24,10 @@ extension Insetctl {
             _ = try channel.request(.subscribe(topics: [.events]))
             var seen = 0
             while count.map({ seen < $0 }) ?? true {
-                guard let message = try channel.receiveLine(timeout: nil) else { continue }
-                guard message.object["type"] as? String == "event" else { continue }
-                print(jsonl ? message.text : TimelineText.line(message.object))
+                guard let received = try channel.receiveLine(timeout: nil),
+                    case .event(let entry)? = received.message
+                else { continue }
+                print(jsonl ? received.text : TimelineText.line(entry))
                 fflush(nil)
                 seen += 1
             }
@@ -36,50 +37,41 @@ extension Insetctl {
 
 /// The human form of a timeline entry.
 enum TimelineText {
-    static func line(_ entry: [String: Any]) -> String {
-        let nanoseconds = (entry["at"] as? NSNumber)?.int64Value ?? 0
+    static func line(_ entry: TimelineEntry) -> String {
+        let nanoseconds = entry.at.nanoseconds
         let fraction = String(nanoseconds % 1_000_000_000)
         let time = "\(nanoseconds / 1_000_000_000).\(String(repeating: "0", count: 9 - fraction.count))\(fraction)"
-        return "\(time)  \(decision(entry))  <- \(cause(entry["cause"] as? [String: Any] ?? [:]))"
+        return "\(time)  \(decision(entry))  <- \(cause(entry.cause))"
     }
 
-    static func decision(_ entry: [String: Any]) -> String {
-        func flag(_ key: String) -> Bool { entry[key] as? Bool ?? false }
-        switch entry["decision"] as? String {
-        case "subscribed":
-            return "state " + WaitCondition.line(WaitCondition.facts(of: entry["state"] as? [String: Any] ?? [:]))
-        case "device":
-            let device = entry["device"] as? [String: Any] ?? [:]
-            return "device \(entry["event"] as? String ?? "?"): \(device["name"] as? String ?? "?") [\(device["class"] as? String ?? "?")]"
-        case "tablet-mode": return "tablet mode \(flag("tabletMode") ? "on" : "off")"
-        case "mode": return "mode \(entry["mode"] as? String ?? "?")"
-        case "hardware-keyboard": return "hardware keyboard \(flag("hardwareKeyboard") ? "usable" : "gone")"
-        case "keyboard":
-            return "keyboard \(entry["keyboard"] as? String ?? "?") (\(entry["phase"] as? String ?? "?") to \(Output.rect(entry["frame"])))"
-        case "adjustment":
-            return "view \(entry["client"] as? String ?? "?")/\(entry["view"] as? String ?? "?"): bottom inset \(Output.n(entry["additionalBottomInset"]))"
-        case "osk-problem":
-            let bridge = entry["bridge"] as? String ?? "?"
-            return (entry["problem"] as? String).map { "OSK problem (\(bridge)): \($0)" } ?? "OSK problem gone (\(bridge))"
-        case let other: return other ?? "?"
+    static func decision(_ entry: TimelineEntry) -> String {
+        switch entry.decision {
+        case .subscribed: "state " + WaitCondition.line(WaitCondition.facts(of: entry.state))
+        case .device(let event, let device): "device \(event): \(device.name) [\(device.class)]"
+        case .tabletMode(let on): "tablet mode \(on ? "on" : "off")"
+        case .mode(let mode): "mode \(mode.rawValue)"
+        case .hardwareKeyboard(let usable): "hardware keyboard \(usable ? "usable" : "gone")"
+        case .keyboard(let presentation, let phase, let frame):
+            "keyboard \(presentation.rawValue) (\(phase.rawValue) to \(Output.rect(frame)))"
+        case .adjustment(let view, let inset):
+            "view \(view.client.rawValue)/\(view.name): bottom inset \(Output.n(inset))"
+        case .oskProblem(let bridge, let problem):
+            problem.map { "OSK problem (\(bridge)): \($0)" } ?? "OSK problem gone (\(bridge))"
         }
     }
 
-    static func cause(_ cause: [String: Any]) -> String {
-        func text(_ key: String) -> String { cause[key] as? String ?? "?" }
-        switch cause["kind"] as? String {
-        case "subscribe": return "subscribed"
-        case "device": return "device \(text("device")) (\(cause["devnode"] as? String ?? text("syspath"))) \(text("event"))"
-        case "tablet-switch": return "tablet switch \((cause["on"] as? Bool ?? false) ? "on" : "off")"
-        case "hotkey": return "hotkey \(text("action"))"
-        case "client":
-            let target = [cause["view"], cause["detail"]].compactMap { $0 as? String }.joined(separator: " ")
-            return "client \(text("client")) \(text("message"))\(target.isEmpty ? "" : " " + target)"
-        case "client-gone": return "client \(text("client")) left"
-        case "hold-off-expired": return "hold-off expired (\(Output.n(cause["holdOffMs"])) ms)"
-        case "filter-delivery": return "filter delivered (\(Output.n(cause["windowMs"])) ms window)"
-        case "reload": return "configuration reloaded"
-        case let other: return other ?? "?"
+    static func cause(_ cause: TimelineCause) -> String {
+        switch cause {
+        case .subscription: "subscribed"
+        case .device(let event, let device): "device \(device.name) (\(device.devnode ?? device.syspath)) \(event)"
+        case .tabletSwitch(let on): "tablet switch \(on ? "on" : "off")"
+        case .hotkey(let action): "hotkey \(action)"
+        case .client(let client, let message, let view, let detail):
+            "client \(client.rawValue) \(([message] + [view, detail].compactMap { $0 }).joined(separator: " "))"
+        case .clientGone(let client): "client \(client.rawValue) left"
+        case .holdOffExpired(let holdOff): "hold-off expired (\(holdOff.millisecondsDescription.dropLast(2)) ms)"
+        case .filterDelivery(let window): "filter delivered (\(window.millisecondsDescription.dropLast(2)) ms window)"
+        case .reload: "configuration reloaded"
         }
     }
 }

@@ -35,12 +35,10 @@ extension Insetctl {
         @Flag(help: "Print the status object as one line of JSON (state, clients, views).") var json = false
 
         func run() throws {
-            let channel = try options.connect()
-            var reply = try channel.request(.status)
+            let (state, clients, views) = try options.connect().status()
             // The request id is insetctl's own bookkeeping, not part of the status.
-            reply["id"] = nil
-            if json { return print(Output.jsonLine(reply)) }
-            print(Output.status(reply))
+            if json { return print(Output.text(DaemonMessage.status(id: nil, state: state, clients: clients, views: views).lineBytes())) }
+            print(Output.status(state, clients: clients, views: views))
         }
     }
 
@@ -50,8 +48,10 @@ extension Insetctl {
         @Flag(help: "Print a JSON array of objects (name, devnode, class, external, reason, ...).") var json = false
 
         func run() throws {
-            let devices = try options.connect().request(.devices)["devices"] as? [[String: Any]] ?? []
-            if json { return print(Output.jsonLine(devices)) }
+            guard case .devices(_, let devices) = try options.connect().request(.devices) else {
+                throw CtlError("insetd answered devices with another message")
+            }
+            if json { return print(Output.text(WireDevice.jsonArray(devices))) }
             print(Output.devices(devices))
         }
     }
@@ -68,8 +68,8 @@ extension Insetctl {
             _ = try channel.request(.subscribe(topics: Topic.allCases.filter { $0 != .events }))
             var seen = 0
             while count.map({ seen < $0 }) ?? true {
-                guard let message = try channel.receiveLine(timeout: nil) else { continue }
-                print(json ? message.text : Output.event(message.object))
+                guard let received = try channel.receiveLine(timeout: nil) else { continue }
+                print(json ? received.text : Output.event(received.message, text: received.text))
                 fflush(nil)
                 seen += 1
             }

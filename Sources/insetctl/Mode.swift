@@ -22,8 +22,7 @@ extension Insetctl {
                 _ = try channel.request(.policy(mode: mode))
                 print(mode.rawValue)
             } else {
-                let state = try channel.request(.status)["state"] as? [String: Any] ?? [:]
-                print(state["mode"] as? String ?? "?")
+                print(try channel.status().state.mode.rawValue)
             }
         }
     }

@@ -21,17 +21,19 @@ extension Insetctl {
             channel.send(ClientRequest(id: .string("reload"), message: .reload))
             let deadline = Date().addingTimeInterval(10)
             while let reply = try channel.receive(timeout: max(0, deadline.timeIntervalSinceNow)) {
-                guard reply["id"] as? String == "reload" else { continue }
-                if reply["type"] as? String == "error" {
-                    let message = reply["message"] as? String ?? "?"
-                    if reply["code"] as? String == "invalid-configuration" {
-                        throw CtlError("not reloaded; insetd keeps its running configuration. The file has errors:\n\(message)")
-                    }
-                    let hint = reply["code"] as? String == "not-authorized" ? " (reload needs root or the insetd group)" : ""
-                    throw CtlError("insetd refused: \(message)\(hint)")
+                guard reply.requestID == .string("reload") else { continue }
+                switch reply {
+                case .error(let error) where error.code == .invalidConfiguration:
+                    throw CtlError("not reloaded; insetd keeps its running configuration. The file has errors:\n\(error.message)")
+                case .error(let error):
+                    let hint = error.code == .notAuthorized ? " (reload needs root or the insetd group)" : ""
+                    throw CtlError("insetd refused: \(error.message)\(hint)")
+                case .reloaded(_, let config, let changed, let restart):
+                    print(Output.reloaded(config: config, changed: changed, restart: restart))
+                    return
+                default:
+                    throw CtlError("insetd answered the reload with another message (\(channel.path))")
                 }
-                print(Output.reloaded(reply))
-                return
             }
             throw CtlError("insetd did not answer the reload within 10 s (\(channel.path))")
         }
@@ -39,10 +41,8 @@ extension Insetctl {
 }
 
 extension Output {
-    static func reloaded(_ reply: [String: Any]) -> String {
-        let changed = reply["changed"] as? [String] ?? []
-        let restart = reply["restart"] as? [String] ?? []
-        var lines = ["reloaded \(reply["config"] as? String ?? "built-in defaults (no configuration file)")"]
+    static func reloaded(config: String?, changed: [String], restart: [String]) -> String {
+        var lines = ["reloaded \(config ?? "built-in defaults (no configuration file)")"]
         lines.append("changed: \(changed.isEmpty ? "nothing" : changed.joined(separator: ", "))")
         if !restart.isEmpty {
             lines.append("needs a restart (systemctl restart insetd): \(restart.joined(separator: ", "))")

@@ -33,9 +33,8 @@ struct Simulate: ParsableCommand {
 
     func run() throws {
         let channel = try options.connect()
-        let screen = (try channel.request(.status)["state"] as? [String: Any])?["screen"] as? [String: Any] ?? [:]
-        let width = screen["width"] as? Double ?? 1280
-        let height = screen["height"] as? Double ?? 800
+        let screen = try channel.status().state.screen
+        let (width, height) = (screen.width, screen.height)
         let r = Self.numbers(rect, 4)!
         let s = Self.numbers(safe, 4)!
         let field = Rect(x: r[0], y: r[1], width: r[2], height: r[3])
@@ -50,8 +49,8 @@ struct Simulate: ParsableCommand {
         case .scroll: channel.send(ClientRequest(message: .scroll(view: "insetctl", rect: field, margin: nil)))
         }
         let deadline = Date().addingTimeInterval(Double(wait) / 1000)
-        while let message = try channel.receiveLine(timeout: max(0, deadline.timeIntervalSinceNow)) {
-            print(json ? message.text : Output.event(message.object))
+        while let received = try channel.receiveLine(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            print(json ? received.text : Output.event(received.message, text: received.text))
         }
     }
 }

@@ -45,18 +45,12 @@ struct WaitCondition: ExpressibleByArgument, Equatable, CustomStringConvertible 
 
     var description: String { "\(name)=\(value)" }
 
-    /// A timeline `state` object in the conditions' terms (`keyboard` → `bar`, `devices` → `1`, ...).
-    static func facts(of state: [String: Any]) -> [String: String] {
-        func flag(_ key: String, _ yes: String, _ no: String) -> String? {
-            (state[key] as? Bool).map { $0 ? yes : no }
-        }
-        var facts: [String: String] = [:]
-        facts["keyboard"] = state["keyboard"] as? String
-        facts["hardware-keyboard"] = flag("hardwareKeyboard", "yes", "no")
-        facts["tablet-mode"] = flag("tabletMode", "on", "off")
-        facts["mode"] = state["mode"] as? String
-        facts["devices"] = (state["devices"] as? NSNumber).map { String($0.intValue) }
-        return facts
+    /// A timeline state in the conditions' terms (`keyboard` → `bar`, `devices` → `1`, ...).
+    static func facts(of state: TimelineState) -> [String: String] {
+        [
+            "keyboard": state.keyboard.rawValue, "hardware-keyboard": state.hardwareKeyboard ? "yes" : "no",
+            "tablet-mode": state.tabletMode ? "on" : "off", "mode": state.mode.rawValue, "devices": String(state.devices),
+        ]
     }
 
     /// `name=value` for every fact, in the conditions' order.
@@ -102,11 +96,11 @@ extension Insetctl {
                 while true {
                     let remaining = deadline.timeIntervalSinceNow
                     guard remaining > 0, let message = try channel.receive(timeout: remaining) else { break }
-                    if message["type"] as? String == "error", message["id"] as? String == "wait" {
-                        throw CtlError("insetd refused the events subscription (\(message["message"] as? String ?? "?")); is it older than this insetctl?")
+                    if case .error(let error) = message, error.id == .string("wait") {
+                        throw CtlError("insetd refused the events subscription (\(error.message)); is it older than this insetctl?")
                     }
-                    guard message["type"] as? String == "event", let state = message["state"] as? [String: Any] else { continue }
-                    facts = WaitCondition.facts(of: state)
+                    guard case .event(let entry) = message else { continue }
+                    facts = WaitCondition.facts(of: entry.state)
                     if wanted.allSatisfy({ facts[$0.name] == $0.value }) {
                         print(WaitCondition.line(facts))
                         return
