@@ -125,7 +125,7 @@ let package = Package(
         .plugin(name: "WebAssetsPlugin", capability: .buildTool()),
         // Emulated input hardware: device fixtures generated from code, a umockdev
         // testbed, and child processes. Only tests, Benchmarks/ and insetd-testbed depend on it.
-        .target(name: "InputTestbed", dependencies: ["InsetInput", "InsetSocket", "CUMockdev", "CLibevdev"]),
+        .target(name: "InputTestbed", dependencies: ["InsetInput", "InsetProtocol", "InsetSocket", "CUMockdev", "CLibevdev"]),
         // The testers' command line over InputTestbed: run a command beside emulated devices, drive them.
         .executableTarget(
             name: "insetd-testbed",

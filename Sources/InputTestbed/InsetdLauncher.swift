@@ -1,4 +1,5 @@
 import Foundation
+import InsetProtocol
 
 /// Starts the `insetd` built next to the test binary, for tests that talk to
 /// the real daemon.
@@ -26,7 +27,7 @@ public enum InsetdLauncher {
         for _ in 0..<300 {
             if let client = try? LineClient(path: socket) {
                 client.sendLine(#"{"type":"hello","version":1,"client":"test"}"#)
-                guard await client.readObject()?["type"] as? String == "welcome" else { return nil }
+                guard await client.readMessage()?.type == "welcome" else { return nil }
                 return client
             }
             try? await Task.sleep(for: .milliseconds(10))
@@ -36,20 +37,13 @@ public enum InsetdLauncher {
 }
 
 extension LineClient {
-    /// Reads messages until one of `type` that satisfies `predicate` arrives
-    /// (others are skipped); nil on timeout or after 100 messages.
-    public func next(_ type: String, where predicate: ([String: Any]) -> Bool = { _ in true }) async -> [String: Any]? {
+    /// Reads messages until one of `type` (the wire's `type`) that satisfies
+    /// `predicate` arrives (others are skipped); nil on timeout or after 100 messages.
+    public func next(_ type: String, where predicate: (DaemonMessage) -> Bool = { _ in true }) async -> DaemonMessage? {
         for _ in 0..<100 {
-            guard let object = await readObject() else { return nil }
-            if object["type"] as? String == type, predicate(object) { return object }
+            guard let message = await readMessage() else { return nil }
+            if message.type == type, predicate(message) { return message }
         }
         return nil
     }
-}
-
-/// The number at `path` inside a decoded JSON object.
-public func number(_ object: [String: Any]?, _ path: String...) -> Double? {
-    var current: Any? = object
-    for key in path { current = (current as? [String: Any])?[key] }
-    return (current as? NSNumber)?.doubleValue
 }

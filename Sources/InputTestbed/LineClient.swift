@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import InsetCore
+import InsetProtocol
 import InsetSocket
 
 /// A minimal client for tests: connects to a Unix socket, writes lines, reads
@@ -11,6 +13,10 @@ public final class LineClient: @unchecked Sendable {
     public let fd: Int32
     private var pending: [UInt8] = []
     private var closed = false
+    /// This connection's id, from the welcome: adjustments name their view with it.
+    private var client = ClientID("")
+    /// The last line `readMessage` could not decode, and why, for a test's report.
+    public private(set) var undecoded: (line: String, error: ProtocolError)?
 
     public init(path: String, receiveTimeout: Double = 3) throws {
         fd = try UnixSocket.connect(path)
@@ -62,10 +68,19 @@ public final class LineClient: @unchecked Sendable {
         }
     }
 
-    /// The next line as a JSON object.
-    public func readObject() async -> [String: Any]? {
+    /// The next line, read by the protocol's decoder (`DaemonMessageDecoder`);
+    /// nil on timeout, at the end of the stream, or for a line that is not a
+    /// daemon message (kept in `undecoded`).
+    public func readMessage() async -> DaemonMessage? {
         guard let line = await readLine() else { return nil }
-        return try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        do {
+            let message = try DaemonMessageDecoder.decode(Data(line.utf8), client: client)
+            if case .welcome(_, let id, _, _) = message { client = ClientID(id) }
+            return message
+        } catch {
+            undecoded = (line, error)
+            return nil
+        }
     }
 
     /// True when the server has closed the connection (end of stream).

@@ -87,6 +87,26 @@ public enum DaemonMessage: Hashable, Sendable {
     /// One entry of the decision timeline, for `events` subscribers.
     case event(TimelineEntry)
 
+    /// The message's `type` on the wire.
+    public var type: String {
+        switch self {
+        case .welcome: "welcome"
+        case .keyboard: "keyboard"
+        case .adjustment: "adjustment"
+        case .device: "device"
+        case .policy: "policy"
+        case .status: "status"
+        case .devices: "devices"
+        case .ok: "ok"
+        case .error: "error"
+        case .bye: "bye"
+        case .reloaded: "reloaded"
+        case .focusLost: "focusLost"
+        case .rotate: "rotate"
+        case .event: "event"
+        }
+    }
+
     /// The id of the request this message answers, when it is a reply.
     public var requestID: RequestID? {
         switch self {
