@@ -11,7 +11,7 @@ public let supportedProtocolVersions = [1]
 /// A scroll view as a client describes it (see `ViewDescription`): only `view`,
 /// `frame` and `contentSize` are required; everything else has the default a
 /// plain scroll view has.
-public struct WireView: Codable, Hashable, Sendable {
+public struct WireView: Decodable, Hashable, Sendable {
     public var view: String
     public var description: ViewDescription
 
@@ -48,26 +48,6 @@ public struct WireView: Codable, Hashable, Sendable {
             contentOffset: try c.decodeIfPresent(WirePoint.self, forKey: .contentOffset)?.point ?? .zero,
             options: options)
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        let d = description
-        try c.encode(view, forKey: .view)
-        try c.encode(WireRect(d.frame), forKey: .frame)
-        try c.encode(WireInsets(d.safeAreaInsets), forKey: .safeArea)
-        try c.encode(d.additionalBottomInset, forKey: .additionalBottomInset)
-        try c.encode(WireInsets(d.contentInset), forKey: .contentInset)
-        try c.encode(WireInsets(d.indicatorInsets), forKey: .indicatorInsets)
-        try c.encode(WireSize(d.contentSize), forKey: .contentSize)
-        try c.encode(WireSize(d.minimumContentSize), forKey: .minimumContentSize)
-        try c.encode(d.contentStretches, forKey: .contentStretches)
-        try c.encode(WirePoint(d.contentOffset), forKey: .contentOffset)
-        try c.encode(d.options.behavior, forKey: .behavior)
-        try c.encode(d.options.resizesContentForKeyboard, forKey: .resizesContentForKeyboard)
-        try c.encode(d.options.visibilityScrollMargin, forKey: .visibilityScrollMargin)
-        try c.encode(d.options.keyboardDismissMode, forKey: .keyboardDismissMode)
-        try c.encode(d.options.alwaysBounceVertical, forKey: .alwaysBounceVertical)
-    }
 }
 
 extension KeyedDecodingContainer {
@@ -83,7 +63,7 @@ extension KeyedDecodingContainer {
 
 /// Topics a client can subscribe to beyond keyboard notifications and its own
 /// views' adjustments, which every client gets.
-public enum Topic: String, Codable, Hashable, Sendable, CaseIterable {
+public enum Topic: String, Decodable, Hashable, Sendable, CaseIterable {
     case devices
     case policy
     /// The decision timeline (`TimelineEntry`): what insetd decided, when and why.
@@ -96,7 +76,7 @@ public enum Topic: String, Codable, Hashable, Sendable, CaseIterable {
 /// Which way a rotate request asks to turn the screen: `next` (the rotate key,
 /// or the `rotate` command: the next orientation, as the shell sees fit),
 /// `left` (counter-clockwise) or `right` (clockwise).
-public enum RotationDirection: String, Codable, Hashable, Sendable, CaseIterable {
+public enum RotationDirection: String, Decodable, Hashable, Sendable, CaseIterable {
     case next, left, right
 }
 
@@ -106,7 +86,7 @@ public enum RotationDirection: String, Codable, Hashable, Sendable, CaseIterable
 /// `transition`.
 /// The keyboard's show, hide and toggle are the core's own `KeyboardCommand`
 /// (one type from the wire to the policy), beside `rotate`.
-public enum ControlCommand: Hashable, Sendable, CaseIterable, RawRepresentable, Codable {
+public enum ControlCommand: Hashable, Sendable, CaseIterable, RawRepresentable, Decodable {
     case keyboard(KeyboardCommand)
     case rotate
 
@@ -140,11 +120,6 @@ public enum ControlCommand: Hashable, Sendable, CaseIterable, RawRepresentable, 
                 in: container, debugDescription: "Cannot initialize ControlCommand from invalid String value \(text)")
         }
         self = command
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
     }
 }
 

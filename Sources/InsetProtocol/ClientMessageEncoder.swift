@@ -74,11 +74,19 @@ extension ClientMessage {
 }
 
 extension WireView {
-    /// Every field of the description, so an `update` replaces it whole.
+    /// As `register` or `update` carries it.
     func jsonFields(type: String) -> JSONObject {
+        var fields = jsonFields()
+        fields["type"] = .string(type)
+        return fields
+    }
+
+    /// Every field of the description, so an `update` replaces it whole; also
+    /// how a trace records a view.
+    public func jsonFields() -> JSONObject {
         let d = description
         return [
-            "type": .string(type), "view": .string(view), "frame": WireRect(d.frame).json,
+            "view": .string(view), "frame": WireRect(d.frame).json,
             "safeArea": WireInsets(d.safeAreaInsets).json, "additionalBottomInset": .number(d.additionalBottomInset),
             "contentInset": WireInsets(d.contentInset).json, "indicatorInsets": WireInsets(d.indicatorInsets).json,
             "contentSize": WireSize(d.contentSize).json, "minimumContentSize": WireSize(d.minimumContentSize).json,

@@ -6,7 +6,7 @@ import Foundation
 import InsetCore
 
 /// The daemon's state as a client sees it on connecting.
-public struct StateSnapshot: Codable, Hashable, Sendable {
+public struct StateSnapshot: Decodable, Hashable, Sendable {
     /// Where the keyboard is; absent when hidden.
     public var keyboard: WireRect?
     public var screen: WireSize
@@ -34,7 +34,7 @@ public struct StateSnapshot: Codable, Hashable, Sendable {
 }
 
 /// One input device as `insetctl devices` lists it.
-public struct WireDevice: Codable, Hashable, Sendable {
+public struct WireDevice: Decodable, Hashable, Sendable {
     public var name: String
     public var devnode: String?
     /// `keyboard-internal`, `keyboard-external`, `tablet-switch`, `hotkeys`, `ignored`.

@@ -58,7 +58,7 @@ extension DaemonMessage {
             $0.field("additionalBottomInset", a.additionalBottomInset)
             $0.field("adjustedContentInset", a.adjustedContentInset)
             $0.field("alwaysBounceVertical", a.alwaysBounceVertical)
-            $0.field("animation") { $0.fields(of: a.animation) }
+            $0.field("animation", object: { $0.fields(of: a.animation) })
             if at != nil { $0.field("client", a.view.client.rawValue) }
             $0.field("contentInset", a.contentInset)
             $0.field("contentOffset", a.contentOffset)
@@ -172,25 +172,25 @@ extension WireDevice {
 }
 
 extension JSONStreamWriter {
-    mutating func field(_ key: StaticString, _ rect: Rect) {
-        field(key) { $0.field("height", rect.height); $0.field("width", rect.width); $0.field("x", rect.minX); $0.field("y", rect.minY) }
+    package mutating func value(_ rect: Rect) {
+        object { $0.field("height", rect.height); $0.field("width", rect.width); $0.field("x", rect.minX); $0.field("y", rect.minY) }
     }
 
-    mutating func field(_ key: StaticString, _ insets: EdgeInsets) {
-        field(key) {
+    package mutating func value(_ insets: EdgeInsets) {
+        object {
             $0.field("bottom", insets.bottom); $0.field("left", insets.left); $0.field("right", insets.right)
             $0.field("top", insets.top)
         }
     }
 
-    mutating func field(_ key: StaticString, _ size: Size) {
-        field(key) { $0.field("height", size.height); $0.field("width", size.width) }
-    }
+    package mutating func value(_ size: Size) { object { $0.field("height", size.height); $0.field("width", size.width) } }
+    package mutating func value(_ point: Point) { object { $0.field("x", point.x); $0.field("y", point.y) } }
+    package mutating func value(_ device: WireDevice) { object(device.write) }
 
-    mutating func field(_ key: StaticString, _ point: Point) {
-        field(key) { $0.field("x", point.x); $0.field("y", point.y) }
-    }
-
+    mutating func field(_ key: StaticString, _ rect: Rect) { field(key, value: { $0.value(rect) }) }
+    mutating func field(_ key: StaticString, _ insets: EdgeInsets) { field(key, value: { $0.value(insets) }) }
+    mutating func field(_ key: StaticString, _ size: Size) { field(key, value: { $0.value(size) }) }
+    mutating func field(_ key: StaticString, _ point: Point) { field(key, value: { $0.value(point) }) }
     mutating func field(_ key: StaticString, _ id: RequestID) {
         switch id {
         case .number(let number): field(key, number)

@@ -59,6 +59,12 @@ package struct JSONStreamWriter {
         JSONValue.write(value, to: &bytes)
     }
 
+    /// A field whose value `body` writes (one value: an object, an array, a number...).
+    package mutating func field(_ key: StaticString, value body: (inout JSONStreamWriter) -> Void) {
+        write(key)
+        body(&self)
+    }
+
     /// A field whose value is the object `body` writes.
     package mutating func field(_ key: StaticString, object body: (inout JSONStreamWriter) -> Void) {
         write(key)
@@ -109,10 +115,25 @@ package struct JSONStreamWriter {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    /// One field of an object whose fields vary too much by kind to be written
+    /// in order by hand (a trace's records): a key and what writes its value.
+    package typealias UnorderedField = (key: String, value: (inout JSONStreamWriter) -> Void)
+
+    /// `fields` in Foundation's `.sortedKeys` order, whatever order they came in.
+    package mutating func fields(unordered fields: [UnorderedField]) {
+        for field in fields.sorted(by: { JSONValue.foundationOrder($0.key, $1.key) }) {
+            self.field(dynamic: field.key, field.value)
+        }
+    }
+
+    /// A value tree, written as `JSONValue` writes it (a client message's parts).
+    package mutating func json(_ value: JSONValue) { value.write(to: &bytes) }
+
     /// A bare value, for an array's element or a dynamic field.
     package mutating func string(_ value: String) { JSONValue.write(value, to: &bytes) }
     package mutating func integer(_ value: Int) { JSONValue.write(value, to: &bytes) }
     package mutating func number(_ value: Double) { JSONValue.write(value, to: &bytes) }
+    package mutating func bool(_ value: Bool) { bytes += (value ? "true" : "false").utf8 }
 
     /// `,"key":` (no comma before an object's first field).
     private mutating func write(_ key: StaticString) {

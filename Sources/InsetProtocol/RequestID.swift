@@ -1,6 +1,6 @@
 /// A client's request id, echoed in the reply or error it causes. Clients may
 /// use numbers or strings; insetd returns exactly what it was given.
-public enum RequestID: Codable, Hashable, Sendable, CustomStringConvertible {
+public enum RequestID: Decodable, Hashable, Sendable, CustomStringConvertible {
     case number(Int)
     case string(String)
 
@@ -13,14 +13,6 @@ public enum RequestID: Codable, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .number(let number): try container.encode(number)
-        case .string(let string): try container.encode(string)
-        }
-    }
-
     public var description: String {
         switch self {
         case .number(let number): "\(number)"
@@ -30,7 +22,7 @@ public enum RequestID: Codable, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Stable error codes; clients switch on these, never on messages.
-public enum ErrorCode: String, Codable, Hashable, Sendable, CaseIterable {
+public enum ErrorCode: String, Decodable, Hashable, Sendable, CaseIterable {
     /// The line is not a JSON object.
     case malformedJSON = "malformed-json"
     /// The object has no `type`, or one insetd does not know.

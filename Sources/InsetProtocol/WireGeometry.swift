@@ -2,7 +2,7 @@ import InsetCore
 
 /// Geometry as it travels on the wire: flat, named fields in points, so a client
 /// in any language reads `{"x":0,"y":508,"width":390,"height":336}` directly.
-public struct WireRect: Codable, Hashable, Sendable {
+public struct WireRect: Decodable, Hashable, Sendable {
     public var x: Double
     public var y: Double
     public var width: Double
@@ -29,7 +29,7 @@ public struct WireRect: Codable, Hashable, Sendable {
     }
 }
 
-public struct WireSize: Codable, Hashable, Sendable {
+public struct WireSize: Decodable, Hashable, Sendable {
     public var width: Double
     public var height: Double
 
@@ -50,7 +50,7 @@ public struct WireSize: Codable, Hashable, Sendable {
     }
 }
 
-public struct WirePoint: Codable, Hashable, Sendable {
+public struct WirePoint: Decodable, Hashable, Sendable {
     public var x: Double
     public var y: Double
 
@@ -71,7 +71,7 @@ public struct WirePoint: Codable, Hashable, Sendable {
     }
 }
 
-public struct WireInsets: Codable, Hashable, Sendable {
+public struct WireInsets: Decodable, Hashable, Sendable {
     public var top: Double
     public var left: Double
     public var bottom: Double
@@ -135,7 +135,7 @@ extension KeyedDecodingContainer {
 }
 
 /// How to animate, in seconds, on the wire.
-public struct WireAnimation: Codable, Hashable, Sendable {
+public struct WireAnimation: Decodable, Hashable, Sendable {
     public var duration: Double
     public var curve: AnimationCurve
 

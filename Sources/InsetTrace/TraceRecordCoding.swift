@@ -8,7 +8,8 @@ import InsetProtocol
 
 // A trace line is one JSON object with a "kind". Instants and durations are
 // whole nanoseconds (integers), so a replay sees exactly the values the daemon
-// computed with; geometry uses the protocol's wire shapes.
+// computed with; geometry uses the protocol's wire shapes. This file reads the
+// lines; TraceRecordWriter.swift writes them.
 
 private enum Key: String, CodingKey {
     case kind, t, insetdTrace = "insetd-trace", segment, screen, configuration, keyboards, tabletMode, devices, writer
@@ -16,7 +17,7 @@ private enum Key: String, CodingKey {
     case durationNs, reason
 }
 
-extension TraceRecord: Codable {
+extension TraceRecord: Decodable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
         let kind = try c.decode(String.self, forKey: .kind)
@@ -42,106 +43,11 @@ extension TraceRecord: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Key.self)
-        switch self {
-        case .header(let header):
-            try c.encode("header", forKey: .kind)
-            try c.encode(header.version, forKey: .insetdTrace)
-            try c.encode(header.segment, forKey: .segment)
-            try c.encode(WireSize(header.screen), forKey: .screen)
-            try c.encode(TracedConfiguration(header.configuration), forKey: .configuration)
-            try c.encode(header.keyboards, forKey: .keyboards)
-            try c.encode(header.tabletMode, forKey: .tabletMode)
-            try c.encode(header.devices, forKey: .devices)
-            try c.encode(header.writer, forKey: .writer)
-        case .event(let at, let event, let source):
-            try c.encode(at.nanoseconds, forKey: .t)
-            try Self.encode(event, into: &c)
-            switch source {
-            case .device(let device)?:
-                try c.encode("device", forKey: .source)
-                try c.encodeIfPresent(device, forKey: .device)
-            case .hotkey?: try c.encode("hotkey", forKey: .source)
-            case .client(let client)?: try c.encode("client \(client.rawValue)", forKey: .source)
-            case nil: break
-            }
-        case .tick(let at):
-            try c.encode("tick", forKey: .kind)
-            try c.encode(at.nanoseconds, forKey: .t)
-        case .reconfigure(let at, let configuration):
-            try c.encode("reconfigure", forKey: .kind)
-            try c.encode(at.nanoseconds, forKey: .t)
-            try c.encode(TracedConfiguration(configuration), forKey: .configuration)
-        case .end(let reason):
-            try c.encode("end", forKey: .kind)
-            try c.encode(reason, forKey: .reason)
-        }
-    }
-
     /// Every event kind, for error messages.
     static let eventKinds = [
         "attached", "detached", "tablet-mode", "command", "mode", "floating-frame", "register", "update",
         "unregister", "client-gone", "focus", "blur", "scroll", "transition", "dismiss",
     ]
-
-    private static func encode(_ event: PipelineEvent, into c: inout KeyedEncodingContainer<Key>) throws {
-        func kind(_ name: String) throws { try c.encode(name, forKey: .kind) }
-        func view(_ id: ViewID) throws {
-            try c.encode(id.client.rawValue, forKey: .client)
-            try c.encode(id.name, forKey: .view)
-        }
-        switch event {
-        case .keyboardAttached(let id, let placement):
-            try kind("attached")
-            try c.encode(id, forKey: .id)
-            try c.encode(placement, forKey: .placement)
-        case .keyboardDetached(let id):
-            try kind("detached")
-            try c.encode(id, forKey: .id)
-        case .tabletMode(let on):
-            try kind("tablet-mode")
-            try c.encode(on, forKey: .on)
-        case .command(let command):
-            try kind("command")
-            try c.encode(command, forKey: .command)
-        case .mode(let mode):
-            try kind("mode")
-            try c.encode(mode, forKey: .mode)
-        case .floatingFrame(let frame):
-            try kind("floating-frame")
-            try c.encode(frame.map(WireRect.init), forKey: .frame)
-        case .register(let id, let description), .update(let id, let description):
-            if case .register = event { try kind("register") } else { try kind("update") }
-            try c.encode(id.client.rawValue, forKey: .client)
-            try c.encode(WireView(view: id.name, description: description), forKey: .view)
-        case .unregister(let id):
-            try kind("unregister")
-            try view(id)
-        case .clientGone(let client):
-            try kind("client-gone")
-            try c.encode(client.rawValue, forKey: .client)
-        case .focus(let id, let field):
-            try kind("focus")
-            try view(id)
-            try c.encode(WireRect(field), forKey: .field)
-        case .blur(let id):
-            try kind("blur")
-            try view(id)
-        case .scrollToVisible(let request):
-            try kind("scroll")
-            try view(request.view)
-            try c.encode(WireRect(request.rect), forKey: .rect)
-            try c.encodeIfPresent(request.margin, forKey: .margin)
-        case .transition(let duration, let screen):
-            try kind("transition")
-            try c.encode(duration.totalNanoseconds, forKey: .durationNs)
-            try c.encodeIfPresent(screen.map(WireSize.init), forKey: .screen)
-        case .interactiveDismiss(let id):
-            try kind("dismiss")
-            try view(id)
-        }
-    }
 
     private static func decodeEvent(
         _ kind: String, _ c: KeyedDecodingContainer<Key>
@@ -196,8 +102,8 @@ extension TraceRecord: Codable {
     }
 }
 
-/// `PipelineConfiguration` as a trace writes it: durations in nanoseconds.
-struct TracedConfiguration: Codable {
+/// `PipelineConfiguration` as a trace holds it: durations in nanoseconds.
+struct TracedConfiguration: Decodable {
     var mode: KeyboardMode
     var portraitHeight: Double
     var landscapeHeight: Double
@@ -209,20 +115,6 @@ struct TracedConfiguration: Codable {
     var filterWindowNs: Int64
     var navigationThresholdNs: Int64
 
-    init(_ configuration: PipelineConfiguration) {
-        let policy = configuration.policy
-        mode = policy.mode
-        portraitHeight = policy.portraitHeight
-        landscapeHeight = policy.landscapeHeight
-        accessoryBarHeight = policy.accessoryBarHeight
-        hardwareHoldOffNs = policy.hardwareHoldOff.totalNanoseconds
-        animationNs = policy.animation.duration.totalNanoseconds
-        animationCurve = policy.animation.curve
-        ignoreExternalKeyboards = policy.ignoreExternalKeyboards
-        filterWindowNs = configuration.filterWindow.totalNanoseconds
-        navigationThresholdNs = configuration.navigationThreshold.totalNanoseconds
-    }
-
     var configuration: PipelineConfiguration {
         PipelineConfiguration(
             policy: KeyboardPolicyConfiguration(
@@ -231,18 +123,6 @@ struct TracedConfiguration: Codable {
                 animation: Animation(duration: .nanoseconds(animationNs), curve: animationCurve),
                 ignoreExternalKeyboards: ignoreExternalKeyboards),
             filterWindow: .nanoseconds(filterWindowNs), navigationThreshold: .nanoseconds(navigationThresholdNs))
-    }
-}
-
-extension TraceRecord {
-    /// The record as one trace line, newline included: keys sorted and slashes
-    /// unescaped, so the same record always gives the same readable bytes.
-    public func line() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var data = try! encoder.encode(self)
-        data.append(UInt8(ascii: "\n"))
-        return data
     }
 }
 

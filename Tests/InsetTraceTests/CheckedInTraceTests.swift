@@ -28,4 +28,16 @@ import Testing
         #expect(!lines.isEmpty, "a pair with no outputs proves nothing")
         #expect(replayer.notes.isEmpty, "\(replayer.notes)")
     }
+
+    /// The daemon wrote these traces; writing their records again gives the
+    /// same bytes, so reader and writer agree on every field.
+    @Test(arguments: names)
+    func rewritesToTheSameBytes(_ name: String) throws {
+        let trace = try Data(contentsOf: Self.directory.appendingPathComponent("\(name).trace.jsonl"))
+        let file = try TraceReader.read(trace, name: name)
+        let rewritten = file.records.map { String(decoding: $0.line(), as: UTF8.self) }
+        let original = String(decoding: trace, as: UTF8.self).split(separator: "\n").map { $0 + "\n" }
+        #expect(rewritten.count == original.count)
+        for (written, line) in zip(rewritten, original) { #expect(written == line) }
+    }
 }
