@@ -26,7 +26,7 @@ public enum InsetdLauncher {
     public static func connect(_ socket: String) async -> LineClient? {
         for _ in 0..<300 {
             if let client = try? LineClient(path: socket) {
-                client.sendLine(#"{"type":"hello","version":1,"client":"test"}"#)
+                client.send(String(decoding: ClientMessage.hello(versions: [1], client: "test").line(), as: UTF8.self))
                 guard await client.readMessage()?.type == "welcome" else { return nil }
                 return client
             }
