@@ -160,7 +160,7 @@ let package = Package(
         .testTarget(
             name: "InsetDaemonTests",
             dependencies: [
-                "InsetDaemon", "InsetCore", "InsetServer", "InputTestbed", "InsetSocket",
+                "InsetDaemon", "InsetCore", "InsetProtocol", "InsetServer", "InputTestbed", "InsetSocket",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),

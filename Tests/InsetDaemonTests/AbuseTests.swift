@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import InputTestbed
+import InsetProtocol
 import Testing
 
 /// The real insetd under hostile or careless clients: bounded in count and time.
@@ -20,7 +21,7 @@ import Testing
         var openDescriptors: Int { facts.openDescriptors }
         var cpuTicks: Int { facts.cpuTicks }
 
-        func status() async throws -> [String: Any] {
+        func status() async throws -> DaemonMessage {
             let client = try #require(await InsetdLauncher.connect(socket))
             client.sendLine(#"{"type":"status","id":1}"#)
             return try #require(await client.next("status"))
@@ -78,12 +79,12 @@ import Testing
         _ = await client.next("adjustment")
         client.sendLine(line)
         let error = await client.next("error")
-        #expect(error?["code"] as? String == code, "\(name): \(error ?? [:])")
+        #expect(error?.protocolError?.code.rawValue == code, "\(name): \(String(describing: error))")
         if let mentions = message.mentions {
-            #expect((error?["message"] as? String)?.contains(mentions) == true, "\(name): \(error ?? [:])")
+            #expect(error?.protocolError?.message.contains(mentions) == true, "\(name): \(String(describing: error))")
         }
         client.sendLine(#"{"type":"status","id":2}"#)
-        #expect(number(await client.next("status"), "views") == 1, "\(name): the same connection still works")
+        #expect(await client.next("status")?.counts?.views == 1, "\(name): the same connection still works")
         #expect(daemon.process.isRunning)
         await daemon.process.terminate()
     }
@@ -93,10 +94,10 @@ import Testing
         let bystander = try #require(await InsetdLauncher.connect(daemon.socket))
         let client = try #require(await InsetdLauncher.connect(daemon.socket))
         client.send(String(repeating: "x", count: 70_000))
-        #expect(await client.next("error")?["code"] as? String == "line-too-long")
+        #expect(await client.next("error")?.protocolError?.code.rawValue == "line-too-long")
         #expect(await client.isClosedByPeer())
         bystander.sendLine(#"{"type":"status","id":3}"#)
-        #expect(number(await bystander.next("status"), "clients") == 1)
+        #expect(await bystander.next("status")?.counts?.clients == 1)
         await daemon.process.terminate()
     }
 
@@ -118,8 +119,8 @@ import Testing
             client.close()
         }
         let status = try await daemon.status()
-        #expect(number(status, "clients") == 1, "only the asking client remains")
-        #expect(number(status, "views") == 0, "every view left with its client")
+        #expect(status.counts?.clients == 1, "only the asking client remains")
+        #expect(status.counts?.views == 0, "every view left with its client")
         try await Task.sleep(for: .milliseconds(200))
         #expect(daemon.openDescriptors == descriptorsBefore, "descriptors before \(descriptorsBefore), after \(daemon.openDescriptors)")
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import InputTestbed
+import InsetProtocol
 import Testing
 import InsetSocket
 
@@ -64,27 +65,27 @@ import InsetSocket
         client.sendLine(#"{"type":"register","view":"v","frame":{"x":0,"y":0,"width":1280,"height":800},"contentSize":{"width":1280,"height":2000}}"#)
         client.sendLine(#"{"type":"focus","view":"v","field":{"x":0,"y":600,"width":300,"height":44}}"#)
         // Landscape: 209 pt keyboard; 644 - 800 + 209 = 53.
-        let landscape = await client.next("adjustment") { number($0, "additionalBottomInset") == 209 }
-        #expect(number(landscape, "contentOffset", "y") == 53)
+        let landscape = await client.next("adjustment") { $0.adjustment?.additionalBottomInset == 209 }
+        #expect(landscape?.adjustment?.contentOffset.y == 53)
 
         client.sendLine(#"{"type":"transition","duration":0.3,"screen":{"width":800,"height":1280}}"#)
         client.sendLine(#"{"type":"update","view":"v","frame":{"x":0,"y":0,"width":800,"height":1280},"contentSize":{"width":800,"height":2000}}"#)
         // The keyboard announces its portrait frame (336 pt at y = 1280 - 336) at once ...
-        let frame = await client.next("keyboard") { $0["phase"] as? String == "willChangeFrame" }
-        #expect(number(frame, "end", "y") == 944)
+        let frame = await client.next("keyboard") { $0.phase == .willChangeFrame }
+        #expect(frame?.keyboard?.note.endFrame.minY == 944)
         // ... and the view follows its new frame at once, in one adjustment against
         // the new screen and that new keyboard, with the transition's animation:
         // upper-left pinned (53 + 0 - 0), the field 600..644 inside 53..53+1280-336.
         let rotating = await client.next("adjustment")
-        #expect(number(rotating, "animation", "duration") == 0.3)
-        #expect(number(rotating, "contentOffset", "y") == 53)
-        #expect(number(rotating, "additionalBottomInset") == 336)
+        #expect(rotating?.adjustment?.animation.duration == .milliseconds(300))
+        #expect(rotating?.adjustment?.contentOffset.y == 53)
+        #expect(rotating?.adjustment?.additionalBottomInset == 336)
         // When the filter delivers the frame after the transition, nothing is left to change.
         try await Task.sleep(for: .milliseconds(600))
         client.sendLine(#"{"type":"status","id":9}"#)
         var later: [String] = []
-        while let object = await client.readObject(), object["type"] as? String != "status" {
-            later.append(object["type"] as? String ?? "?")
+        while let message = await client.readMessage(), message.type != "status" {
+            later.append(message.type)
         }
         #expect(!later.contains("adjustment"), "\(later)")
         await daemon.terminate()
@@ -97,13 +98,13 @@ import InsetSocket
         let client = try await Self.connect(socket)
         client.sendLine(#"{"type":"focus","id":41,"view":"ghost","field":{"x":0,"y":0,"width":10,"height":10}}"#)
         let error = await client.next("error")
-        #expect(error?["code"] as? String == "unknown-view")
-        #expect(error?["id"] as? Int == 41)
-        #expect((error?["message"] as? String)?.hasSuffix("/ghost is registered") == true)
+        #expect(error?.protocolError?.code == .unknownView)
+        #expect(error?.protocolError?.id == .number(41))
+        #expect(error?.protocolError?.message.hasSuffix("/ghost is registered") == true)
         client.sendLine(#"{"type":"unregister","id":42,"view":"ghost"}"#)
-        #expect(await client.next("error")?["id"] as? Int == 42)
+        #expect(await client.next("error")?.protocolError?.id == .number(42))
         client.sendLine(#"{"type":"status","id":43}"#)
-        #expect(number(await client.next("status"), "views") == 0)
+        #expect(await client.next("status")?.counts?.views == 0)
         await daemon.terminate()
         unlink(socket)
     }
@@ -136,7 +137,7 @@ import InsetSocket
         #expect(answered == 30)
         healthy.sendLine(#"{"type":"status","id":"s"}"#)
         let status = await healthy.next("status")
-        #expect(number(status, "views") == 100, "the silent client is still registered")
+        #expect(status?.counts?.views == 100, "the silent client is still registered")
         print("daemon measurement: slowest command answer beside a non-reading client: \(slowest)")
         await daemon.terminate()
         unlink(socket)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import InputTestbed
+import InsetProtocol
 import Testing
 
 /// `dismiss` through the real daemon: refused with `invalid-field` naming the
@@ -13,15 +14,15 @@ import Testing
         client.sendLine(#"{"type":"register","view":"v","frame":{"x":0,"y":0,"width":1280,"height":800},"contentSize":{"width":1280,"height":2000}}"#)
         client.sendLine(#"{"type":"focus","view":"v","field":{"x":0,"y":100,"width":300,"height":44}}"#)
         // Landscape: the 209 pt keyboard.
-        _ = await client.next("adjustment") { number($0, "additionalBottomInset") == 209 }
+        _ = await client.next("adjustment") { $0.adjustment?.additionalBottomInset == 209 }
         client.sendLine(#"{"type":"dismiss","id":51,"view":"v"}"#)
         let error = await client.next("error")
-        #expect(error?["code"] as? String == "invalid-field")
-        #expect(error?["id"] as? Int == 51)
-        #expect((error?["message"] as? String)?.contains("keyboardDismissMode none") == true)
+        #expect(error?.protocolError?.code == .invalidField)
+        #expect(error?.protocolError?.id == .number(51))
+        #expect(error?.protocolError?.message.contains("keyboardDismissMode none") == true)
         client.sendLine(#"{"type":"status","id":52}"#)
         let status = await client.next("status")
-        #expect(number(status, "state", "keyboard", "height") == 209)
+        #expect(status?.state?.keyboard?.height == 209)
         await daemon.terminate()
         unlink(socket)
     }

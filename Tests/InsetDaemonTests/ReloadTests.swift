@@ -1,5 +1,6 @@
 import Foundation
 import InputTestbed
+import InsetProtocol
 import Testing
 
 /// SIGHUP: a bad file is refused and the running configuration stays; a good
@@ -18,8 +19,8 @@ import Testing
         _ = await client.readLine()
         func mode() async -> String? {
             client.sendLine(#"{"type":"status","id":1}"#)
-            while let object = await client.readObject() {
-                if object["type"] as? String == "status" { return (object["state"] as? [String: Any])?["mode"] as? String }
+            while let message = await client.readMessage() {
+                if case .status(_, let state, _, _) = message { return state.mode.rawValue }
             }
             return nil
         }

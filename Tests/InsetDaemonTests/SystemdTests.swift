@@ -78,8 +78,7 @@ let insetdBinary = InsetdLauncher.binary
         }
         let connected = try #require(client)
         connected.sendLine(#"{"type":"hello","version":1}"#)
-        let welcome = await connected.readObject()
-        #expect(welcome?["type"] as? String == "welcome")
+        #expect(await connected.readMessage()?.type == "welcome")
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         #expect(text.contains("listening on the socket systemd passed"), "log: \(text)")
         await process.terminate()

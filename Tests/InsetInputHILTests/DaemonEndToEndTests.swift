@@ -30,23 +30,23 @@ extension HardwareInTheLoop {
             let (testbed, daemon, client) = try await Self.launch([FixtureCatalogue.usbKeyboard])
             client.sendLine(#"{"type":"focus","view":"form","field":{"x":0,"y":100,"width":390,"height":44}}"#)
             // A hardware keyboard is present: only the 44 pt bar, inset 44 - 34.
-            let bar = await client.next("keyboard") { $0["phase"] as? String == "willShow" }
-            #expect(number(bar, "end", "height") == 44)
-            #expect(bar?["isLocal"] as? Bool == true)
-            #expect(number(await client.next("adjustment"), "additionalBottomInset") == 10)
+            let bar = await client.next("keyboard") { $0.phase == .willShow }
+            #expect(bar?.keyboard?.note.endFrame.height == 44)
+            #expect(bar?.keyboard?.isLocal == true)
+            #expect(await client.next("adjustment")?.adjustment?.additionalBottomInset == 10)
 
             testbed.remove(FixtureCatalogue.usbKeyboard)
-            let grow = await client.next("keyboard") { $0["phase"] as? String == "willChangeFrame" }
-            #expect(number(grow, "end", "y") == 508)
-            #expect(number(grow, "end", "height") == 336)
+            let grow = await client.next("keyboard") { $0.phase == .willChangeFrame }
+            #expect(grow?.keyboard?.note.endFrame.minY == 508)
+            #expect(grow?.keyboard?.note.endFrame.height == 336)
             let full = await client.next("adjustment")
-            #expect(number(full, "additionalBottomInset") == 302)
-            #expect(number(full, "adjustedContentInset", "bottom") == 336)
+            #expect(full?.adjustment?.additionalBottomInset == 302)
+            #expect(full?.adjustment?.adjustedContentInset.bottom == 336)
 
             try testbed.add(FixtureCatalogue.usbKeyboard.renumbered(30))
-            let shrink = await client.next("keyboard") { $0["phase"] as? String == "willChangeFrame" }
-            #expect(number(shrink, "end", "height") == 44)
-            #expect(number(await client.next("adjustment"), "additionalBottomInset") == 10)
+            let shrink = await client.next("keyboard") { $0.phase == .willChangeFrame }
+            #expect(shrink?.keyboard?.note.endFrame.height == 44)
+            #expect(await client.next("adjustment")?.adjustment?.additionalBottomInset == 10)
             #expect(await daemon.terminate() == 0)
             try Self.expectIdenticalReplay(daemon, adjustments: 4, containing: #""additionalBottomInset":302"#)
         }
@@ -54,13 +54,13 @@ extension HardwareInTheLoop {
         @Test func hotkeyToggleShowsAndHidesTheKeyboard() async throws {
             let (testbed, daemon, client) = try await Self.launch([FixtureCatalogue.usbKeyboard])
             testbed.tap(FixtureCatalogue.usbKeyboard, [Int32(KEY_LEFTMETA), Int32(KEY_K)])
-            let shown = await client.next("keyboard") { $0["phase"] as? String == "willShow" }
-            #expect(number(shown, "end", "height") == 336, "an explicit show is the full keyboard")
-            #expect(shown?["isLocal"] as? Bool == false, "no field of this client has focus")
-            #expect(number(await client.next("adjustment"), "additionalBottomInset") == 302)
+            let shown = await client.next("keyboard") { $0.phase == .willShow }
+            #expect(shown?.keyboard?.note.endFrame.height == 336, "an explicit show is the full keyboard")
+            #expect(shown?.keyboard?.isLocal == false, "no field of this client has focus")
+            #expect(await client.next("adjustment")?.adjustment?.additionalBottomInset == 302)
             testbed.tap(FixtureCatalogue.usbKeyboard, [Int32(KEY_LEFTMETA), Int32(KEY_K)])
-            #expect(await client.next("keyboard") { $0["phase"] as? String == "willHide" } != nil)
-            #expect(number(await client.next("adjustment"), "additionalBottomInset") == 0)
+            #expect(await client.next("keyboard") { $0.phase == .willHide } != nil)
+            #expect(await client.next("adjustment")?.adjustment?.additionalBottomInset == 0)
             #expect(await daemon.terminate() == 0)
             try Self.expectIdenticalReplay(daemon, adjustments: 3, containing: #""additionalBottomInset":302"#)
             #expect(daemon.traceText.contains(#""command":"toggle","kind":"command","source":"hotkey""#))
@@ -71,11 +71,11 @@ extension HardwareInTheLoop {
             hinge.switchesOn = []  // starts as a laptop
             let (testbed, daemon, client) = try await Self.launch([FixtureCatalogue.atKeyboard, hinge])
             client.sendLine(#"{"type":"focus","view":"form","field":{"x":0,"y":100,"width":390,"height":44}}"#)
-            #expect(number(await client.next("adjustment"), "additionalBottomInset") == 10)
+            #expect(await client.next("adjustment")?.adjustment?.additionalBottomInset == 10)
             testbed.switchState(hinge, Int32(SW_TABLET_MODE), on: true)
-            #expect(number(await client.next("adjustment"), "additionalBottomInset") == 302)
+            #expect(await client.next("adjustment")?.adjustment?.additionalBottomInset == 302)
             testbed.switchState(hinge, Int32(SW_TABLET_MODE), on: false)
-            #expect(number(await client.next("adjustment"), "additionalBottomInset") == 10)
+            #expect(await client.next("adjustment")?.adjustment?.additionalBottomInset == 10)
             #expect(await daemon.terminate() == 0)
             try Self.expectIdenticalReplay(daemon, adjustments: 4, containing: #""additionalBottomInset":302"#)
             #expect(daemon.traceText.contains(#""kind":"tablet-mode","on":true"#))
@@ -87,15 +87,15 @@ extension HardwareInTheLoop {
             let daemon = try DaemonProcess(config: Self.phone)
             let client = try await daemon.connect()
             client.sendLine("{not json")
-            #expect(await client.next("error")?["code"] as? String == "malformed-json")
+            #expect(await client.next("error")?.protocolError?.code.rawValue == "malformed-json")
             client.sendLine(#"{"type":"devices","id":9}"#)
             let devices = await client.next("devices")
-            let list = devices?["devices"] as? [[String: Any]]
+            let list = devices?.devices
             #expect(list?.count == 1)
-            #expect(list?.first?["class"] as? String == "keyboard-internal")
-            #expect(list?.first?["name"] as? String == "AT Translated Set 2 keyboard")
+            #expect(list?.first?.class == "keyboard-internal")
+            #expect(list?.first?.name == "AT Translated Set 2 keyboard")
             #expect(await daemon.terminate() == 0)
-            #expect(await client.next("bye")?["reason"] as? String == "shutdown")
+            #expect(await client.next("bye")?.byeReason == "shutdown")
             #expect(daemon.logText.contains("stopped"))
             try Self.expectIdenticalReplay(daemon, adjustments: 0)
         }
@@ -110,8 +110,8 @@ extension HardwareInTheLoop {
             ]
             for keys in secret { testbed.tap(keyboard, keys) }
             testbed.tap(keyboard, [Int32(KEY_LEFTMETA), Int32(KEY_K)])
-            #expect(await client.next("keyboard") { $0["phase"] as? String == "willShow" } != nil)
-            #expect(number(await client.next("adjustment"), "additionalBottomInset") == 302)
+            #expect(await client.next("keyboard") { $0.phase == .willShow } != nil)
+            #expect(await client.next("adjustment")?.adjustment?.additionalBottomInset == 302)
             #expect(await daemon.terminate() == 0)
 
             let kinds = daemon.traceText.split(separator: "\n").compactMap {

@@ -18,7 +18,7 @@ extension HardwareInTheLoop {
             client.sendLine(#"{"type":"subscribe","topics":["devices"]}"#)
             client.sendLine(#"{"type":"status","id":"before"}"#)
             let before = try #require(await client.next("status"))
-            #expect((before["state"] as? [String: Any])?["hardwareKeyboard"] as? Bool == true)
+            #expect(before.state?.hardwareKeyboard == true)
             let probe = ProcessFacts(pid: daemon.process.processIdentifier)
             let descriptorsBefore = probe.openDescriptors
 
@@ -28,16 +28,16 @@ extension HardwareInTheLoop {
                 // umockdev cannot reuse a removed node's name: each plug is a new node.
                 let keyboard = FixtureCatalogue.usbKeyboard.renumbered(100 + cycle)
                 try testbed.add(keyboard)
-                if await client.next("device", where: { $0["event"] as? String == "attached" }) != nil { attached += 1 }
+                if await client.next("device", where: { $0.deviceEvent == "attached" }) != nil { attached += 1 }
                 testbed.remove(keyboard)
-                if await client.next("device", where: { $0["event"] as? String == "detached" }) != nil { removed += 1 }
+                if await client.next("device", where: { $0.deviceEvent == "detached" }) != nil { removed += 1 }
             }
             #expect(attached == Self.cycles)
             #expect(removed == Self.cycles)
 
             client.sendLine(#"{"type":"devices","id":"after"}"#)
-            let devices = try #require(await client.next("devices"))["devices"] as? [[String: Any]]
-            #expect(devices?.compactMap { $0["name"] as? String } == ["AT Translated Set 2 keyboard"])
+            let devices = try #require(await client.next("devices")?.devices)
+            #expect(devices.map(\.name) == ["AT Translated Set 2 keyboard"])
             #expect(probe.openDescriptors == descriptorsBefore, "every unplugged device's descriptor is closed")
             let ticks = probe.cpuTicks
             try await Task.sleep(for: .seconds(1))

@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
 import InputTestbed
+import InsetCore
+import InsetProtocol
 import Testing
 
 /// Real on-screen keyboards following insetd through insetd-osk, in a headless
@@ -37,7 +39,7 @@ struct OSKEndToEndTests {
         #expect(height > 100 && height < 400 && height != 300, "squeekboard's own height, not the configured 300")
         let real = [0, 844 - height, 390, height]
         #expect(await waitUntil(seconds: 5) { keyboardFrame(await status(session.socket)) == real })
-        #expect(await status(session.socket)?["frameSource"] as? String == "reported by squeekboard")
+        #expect(await status(session.socket)?.frameSource == "reported by squeekboard")
         // The view's bottom inset is the real keyboard's overlap with it (full screen: its height).
         #expect(await app.adjustment(bottomInset: height) != nil)
         try await session.screenshot("squeekboard-shown.png")
@@ -107,12 +109,12 @@ struct OSKEndToEndTests {
         #expect(await waitUntil(seconds: 5) { (await session.swayBottomGap() ?? 0) > 0 })
         let height = try #require(await session.swayBottomGap())
         #expect(await waitUntil(seconds: 5) { keyboardFrame(await status(session.socket)) == [0, 844 - height, 390, height] })
-        #expect(await status(session.socket)?["hardwareKeyboard"] as? Bool == false)
+        #expect(await status(session.socket)?.hardwareKeyboard == false)
         #expect(await app.adjustment(bottomInset: height) != nil)
 
         try await session.testbed(TestbedRequest(.plug, kind: "usb-keyboard"))
         // Usable after insetd's 200 ms hold-off: then the bar (0 pt) replaces the keyboard.
-        #expect(await waitUntil(seconds: 5) { await status(session.socket)?["hardwareKeyboard"] as? Bool == true })
+        #expect(await waitUntil(seconds: 5) { await status(session.socket)?.hardwareKeyboard == true })
         #expect(await waitUntil(seconds: 5) { await gnomeSetting(session) == false })
         #expect(await waitUntil(seconds: 5) { await session.busBool(Self.sm[0], Self.sm[1], Self.sm[2], "Visible") == false })
         #expect(await waitUntil(seconds: 5) { await session.swayBottomGap() == 0 })
@@ -120,7 +122,7 @@ struct OSKEndToEndTests {
         #expect(await app.adjustment(bottomInset: 0) != nil)
 
         try await session.testbed(TestbedRequest(.unplug, name: "usb-keyboard"))
-        #expect(await waitUntil(seconds: 5) { await status(session.socket)?["hardwareKeyboard"] as? Bool == false })
+        #expect(await waitUntil(seconds: 5) { await status(session.socket)?.hardwareKeyboard == false })
         #expect(await waitUntil(seconds: 5) { await gnomeSetting(session) == true })
         #expect(await waitUntil(seconds: 5) { await session.busBool(Self.sm[0], Self.sm[1], Self.sm[2], "Visible") == true })
         #expect(await waitUntil(seconds: 5) { await session.swayBottomGap() == height })
@@ -136,7 +138,7 @@ struct OSKEndToEndTests {
         let wvkbd = try session.spawn(["wvkbd-mobintl", "--hidden", "-H", "280", "-L", "200"], log: "wvkbd.log")
         #expect(await waitUntil(seconds: 5) { await session.swayBottomGap() == 0 })
         _ = try session.bridge("wvkbd", ["--wvkbd-pid", "\(wvkbd.pid)"])
-        #expect(await waitUntil(seconds: 5) { await status(session.socket)?["frameSource"] as? String == "reported by wvkbd" })
+        #expect(await waitUntil(seconds: 5) { await status(session.socket)?.frameSource == "reported by wvkbd" })
         let app = try #require(await App(socket: session.socket))
         app.focus()
         #expect(await waitUntil(seconds: 5) { await session.swayBottomGap() == 280 })
@@ -162,7 +164,7 @@ struct OSKEndToEndTests {
         _ = try session.bridge("wvkbd", ["--wvkbd-pid", "\(wvkbd.pid)"])
         let app = try #require(await App(socket: session.socket))
         // -H 280 on a 390x844 output: (0, 844-280) 390x280, before wvkbd ever shows.
-        #expect(await waitUntil(seconds: 5) { await status(session.socket)?["frameSource"] as? String == "reported by wvkbd" })
+        #expect(await waitUntil(seconds: 5) { await status(session.socket)?.frameSource == "reported by wvkbd" })
         app.focus()
         #expect(await waitUntil(seconds: 5) { await session.swayBottomGap() == 280 })
         #expect(keyboardFrame(await status(session.socket)) == [0, 564, 390, 280])
@@ -195,7 +197,7 @@ struct OSKEndToEndTests {
         let app = try #require(await App(socket: session.socket))
         app.focus()
         #expect(await waitUntil(seconds: 5) { keyboardFrame(await status(session.socket)) == [0, 544, 390, 300] })
-        #expect(await status(session.socket)?["frameSource"] as? String == "configured")
+        #expect(await status(session.socket)?.frameSource == "configured")
         app.blur()
 
         // No OSK on the bus: one clear line, retried with back-off.
@@ -333,17 +335,17 @@ struct OSKFeedbackAuthorizationTests {
         let result = try await ChildProcess.run(
             ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "\(dir)/rogue.py", "\(dir)/insetd.sock"])
         let replies = result.output.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            try? DaemonMessageDecoder.decode(Data($0.utf8), client: ClientID(""))
         }
         #expect(replies.count == 4, "\(result.output)")
         // The refusals come from the session, the welcome from the core: in either order.
-        let refusals = replies.filter { $0["type"] as? String == "error" }
-        #expect(refusals.map { $0["code"] as? String } == ["not-authorized", "not-authorized", "not-authorized"])
-        #expect(refusals.map { number($0, "id") } == [1, 2, 3])
+        let refusals = replies.compactMap(\.protocolError)
+        #expect(refusals.map(\.code) == [.notAuthorized, .notAuthorized, .notAuthorized])
+        #expect(refusals.map(\.id) == [.number(1), .number(2), .number(3)])
         let state = await status("\(dir)/insetd.sock")
         #expect(keyboardFrame(state) == nil)
-        #expect(state?["oskProblem"] == nil)
-        #expect(state?["frameSource"] as? String == "configured")
+        #expect(state?.oskProblem == nil)
+        #expect(state?.frameSource == "configured")
         _ = await insetd.terminate()
         _ = try await ChildProcess.run(["rm", "-rf", dir])
     }

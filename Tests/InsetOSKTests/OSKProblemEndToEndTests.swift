@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
 import InputTestbed
+import InsetCore
+import InsetProtocol
 import Testing
 
 /// When the real keyboard is not on the screen though insetd shows it: a show
@@ -52,7 +54,7 @@ struct OSKProblemEndToEndTests {
         app.focus()
         #expect(await app.adjustment(bottomInset: 300) != nil)
         let problem = "kwin did not show after 4 attempts"
-        #expect(await waitUntil(seconds: 5) { await status(session.socket)?["oskProblem"] as? String == problem })
+        #expect(await waitUntil(seconds: 5) { await status(session.socket)?.oskProblem == problem })
         #expect(activations(session) == 4, "\(session.log("monitor.log"))")
         // Views are not padded for a keyboard that is not there.
         #expect(await app.adjustment(bottomInset: 0) != nil)
@@ -60,19 +62,17 @@ struct OSKProblemEndToEndTests {
         #expect(await session.busBool(Self.kwin[0], Self.kwin[1], Self.kwin[2], "active") == false)
         #expect(session.log("insetd-osk.log").components(separatedBy: problem).count == 2, "one line")
         // `insetctl events` has the reason, before the hide it caused.
-        var timeline: [[String: Any]] = []
-        while let line = await events.readLine() {
+        var timeline: [TimelineDecision] = []
+        while let message = await events.readMessage() {
             // The keyboard notifications every client gets come in between: entries only.
-            guard let entry = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                entry["type"] as? String == "event"
-            else { continue }
-            timeline.append(entry)
-            if entry["decision"] as? String == "keyboard", entry["keyboard"] as? String == "hidden" { break }
+            guard let entry = message.timelineEntry else { continue }
+            timeline.append(entry.decision)
+            if case .keyboard(.hidden, _, _) = entry.decision { break }
         }
-        let decisions = timeline.map { $0["decision"] as? String ?? "" }
-        let reported = try #require(decisions.firstIndex(of: "osk-problem"), "\(timeline)")
-        #expect(timeline[reported]["problem"] as? String == problem, "\(timeline[reported])")
-        #expect(decisions.lastIndex(of: "keyboard")! > reported)
+        let reported = try #require(
+            timeline.firstIndex { if case .oskProblem = $0 { true } else { false } }, "\(timeline)")
+        #expect(timeline[reported] == .oskProblem(bridge: "kwin", problem: problem), "\(timeline[reported])")
+        #expect(timeline.lastIndex { if case .keyboard = $0 { true } else { false } }! > reported)
         let insetctl = OSKSession.binaries.appendingPathComponent("insetctl").path
         let shown = try await ChildProcess.run([insetctl, "status", "--socket", session.socket])
         #expect(shown.output.contains("OSK problem:       \(problem)"), "\(shown.output)")
@@ -84,7 +84,7 @@ struct OSKProblemEndToEndTests {
         app.focus()
         #expect(await waitUntil(seconds: 5) { self.activations(session) >= before + 2 })
         try await emitVisible(session, true)
-        #expect(await waitUntil(seconds: 5) { await status(session.socket)?["oskProblem"] == nil })
+        #expect(await waitUntil(seconds: 5) { await status(session.socket)?.oskProblem == nil })
         try await Task.sleep(for: .seconds(2))
         #expect(keyboardFrame(await status(session.socket)) == [0, 544, 390, 300], "shown, and kept")
         }
@@ -139,7 +139,7 @@ struct OSKProblemEndToEndTests {
             app.blur()
             #expect(await waitUntil(seconds: 5) { await visible() == false })
         }
-        #expect(await status(session.socket)?["oskProblem"] == nil)
+        #expect(await status(session.socket)?.oskProblem == nil)
         #expect(!session.log("insetd-osk.log").contains("did not show"))
         #expect(!session.log("insetd-osk.log").contains("hidden by itself or its user"))
         }
@@ -164,7 +164,7 @@ struct OSKProblemEndToEndTests {
         app.focus()
         #expect(await waitUntil(seconds: 5) { await session.busBool(Self.sm[0], Self.sm[1], Self.sm[2], "Visible") == true })
         #expect(await waitUntil(seconds: 5) {
-            (await status(session.socket)?["oskProblem"] as? String)?.contains("full-screen window foot") == true
+            (await status(session.socket)?.oskProblem)?.contains("full-screen window foot") == true
         })
         let line = "squeekboard is shown under the full-screen window foot"
         // Blur and focus again, and let the bridge look a few more times: still one line.
@@ -181,7 +181,7 @@ struct OSKProblemEndToEndTests {
         #expect(!log.contains("did not show"))
 
         try await session.run(["swaymsg", #"[app_id="foot"] fullscreen disable"#])
-        #expect(await waitUntil(seconds: 5) { await status(session.socket)?["oskProblem"] == nil })
+        #expect(await waitUntil(seconds: 5) { await status(session.socket)?.oskProblem == nil })
         #expect(session.log("insetd-osk.log").contains("squeekboard is no longer under a full-screen window"))
         }
     }

@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
 import InputTestbed
+import InsetCore
+import InsetProtocol
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
@@ -256,16 +258,14 @@ final class App: @unchecked Sendable {
     private var cursor = 0
 
     /// The next adjustment of the view with this bottom inset (waits up to 5 s).
-    func adjustment(bottomInset: Double) async -> [String: Any]? {
+    func adjustment(bottomInset: Double) async -> ViewAdjustment? {
         let deadline = ContinuousClock.now + .seconds(5)
         while ContinuousClock.now < deadline {
             while cursor < transcript.count {
                 let line = transcript[cursor]
                 cursor += 1
-                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
-                if object["type"] as? String == "adjustment", number(object, "additionalBottomInset") == bottomInset {
-                    return object
-                }
+                let message = try? DaemonMessageDecoder.decode(Data(line.utf8), client: ClientID(""))
+                if let adjustment = message?.adjustment, adjustment.additionalBottomInset == bottomInset { return adjustment }
             }
             if let line = await client.readLine() { transcript.append(line) }
         }
@@ -275,14 +275,13 @@ final class App: @unchecked Sendable {
 }
 
 /// insetd's state as `status` reports it.
-func status(_ socket: String) async -> [String: Any]? {
+func status(_ socket: String) async -> StateSnapshot? {
     guard let client = await InsetdLauncher.connect(socket) else { return nil }
     defer { client.close() }
     client.sendLine(#"{"type":"status","id":1}"#)
-    return await client.next("status")?["state"] as? [String: Any]
+    return await client.next("status")?.state
 }
 
-func keyboardFrame(_ state: [String: Any]?) -> [Double]? {
-    guard let frame = state?["keyboard"] as? [String: Any] else { return nil }
-    return ["x", "y", "width", "height"].compactMap { (frame[$0] as? NSNumber)?.doubleValue }
+func keyboardFrame(_ state: StateSnapshot?) -> [Double]? {
+    state?.keyboard.map { [$0.x, $0.y, $0.width, $0.height] }
 }

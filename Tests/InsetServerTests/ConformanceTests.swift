@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
 import InputTestbed
+import InsetCore
+import InsetProtocol
 import Testing
 
 /// A client written from docs/PROTOCOL.md alone: every documented client
@@ -18,8 +20,13 @@ import Testing
         while let line = await client.readLine() { lines.append(line) }
     }
 
-    static func object(_ line: String) -> [String: Any] {
-        (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
+    /// A daemon line through the protocol's one decoder; a line it cannot read
+    /// fails the test.
+    static func message(_ line: String) -> DaemonMessage? {
+        do { return try DaemonMessageDecoder.decode(Data(line.utf8), client: ClientID("")) } catch {
+            Issue.record("insetd wrote a line its own decoder cannot read (\(error)): \(line)")
+            return nil
+        }
     }
 
     @Test func everyDocumentedMessageGetsSchemaValidReplies() async throws {
@@ -83,21 +90,21 @@ import Testing
 
         // One reply per request id, in request order, and no errors for the
         // documented examples.
-        let objects = lines.map(Self.object)
-        let replies = objects.filter { $0["id"] != nil }
-        let ids = requests.compactMap { Self.object($0)["id"].map { "\($0)" } }
-        #expect(replies.map { "\($0["id"]!)" } == ids, "replies \(replies)")
-        #expect(!objects.contains { $0["type"] as? String == "error" }, "\(objects.filter { $0["type"] as? String == "error" })")
-        #expect(replies.first?["type"] as? String == "welcome", "welcome echoes hello's id")
-        #expect(objects.contains { $0["type"] as? String == "adjustment" })
-        #expect(objects.contains { $0["type"] as? String == "focusLost" && $0["view"] as? String == "signup" })
+        let messages = lines.compactMap(Self.message)
+        let replies = messages.filter { $0.requestID != nil }
+        let ids = try requests.compactMap { try ClientMessageDecoder.decode(Data($0.utf8)).id }
+        #expect(replies.map(\.requestID) == ids, "replies \(replies)")
+        #expect(!messages.contains { $0.type == "error" }, "\(messages.filter { $0.type == "error" })")
+        #expect(replies.first?.type == "welcome", "welcome echoes hello's id")
+        #expect(messages.contains { $0.type == "adjustment" })
+        #expect(messages.contains(.focusLost(view: "signup")))
 
-        let second = other.map(Self.object)
-        #expect(second.first?["type"] as? String == "welcome" && second.first?["id"] as? String == "h2")
-        let codes = second.compactMap { $0["code"] as? String }
-        #expect(codes == ["unknown-view", "unknown-type", "malformed-json", "invalid-field", "invalid-field"], "\(codes)")
-        let status = try #require(second.first { $0["type"] as? String == "status" })
-        #expect(status["clients"] as? Int == 2)
-        #expect(status["views"] as? Int == 2)
+        let second = other.compactMap(Self.message)
+        #expect(second.first?.type == "welcome" && second.first?.requestID == .string("h2"))
+        let codes = second.compactMap(\.protocolError?.code)
+        #expect(codes == [.unknownView, .unknownType, .malformedJSON, .invalidField, .invalidField], "\(codes)")
+        let status = try #require(second.first { $0.type == "status" })
+        #expect(status.counts?.clients == 2)
+        #expect(status.counts?.views == 2)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import InputTestbed
+import InsetProtocol
 import Testing
 
 /// What a local user with access to the socket must not be able to do, each
@@ -38,7 +39,7 @@ import Testing
 
         var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
-        func status() async throws -> [String: Any] {
+        func status() async throws -> DaemonMessage {
             let client = try #require(await InsetdLauncher.connect(socket))
             client.sendLine(#"{"type":"status","id":1}"#)
             return try #require(await client.next("status"))
@@ -127,12 +128,12 @@ import Testing
         #expect(await client.next("adjustment") != nil)
         client.sendLine(case_.line)
         let error = try #require(await client.next("error"), "\(case_.name): no error")
-        #expect(error["code"] as? String == case_.code, "\(case_.name): \(error)")
-        let message = error["message"] as? String ?? ""
+        #expect(error.protocolError?.code.rawValue == case_.code, "\(case_.name): \(error)")
+        let message = error.protocolError?.message ?? ""
         #expect(message.contains(case_.mentions), "\(case_.name): \(message)")
         #expect(!message.contains("DecodingError") && !message.contains("CodingKeys"), "no Swift internals: \(message)")
         client.sendLine(#"{"type":"status","id":2}"#)
-        #expect(number(await client.next("status"), "views") == 1, "\(case_.name): the daemon serves on")
+        #expect(await client.next("status")?.counts?.views == 1, "\(case_.name): the daemon serves on")
         #expect(daemon.process.isRunning)
     }
 
@@ -143,10 +144,9 @@ import Testing
         _ = try await daemon.status()
         let idle = try LineClient(path: daemon.socket, receiveTimeout: 5)
         let started = ContinuousClock.now
-        let bye = await idle.readObject()
+        let bye = await idle.readMessage()
         let waited = ContinuousClock.now - started
-        #expect(bye?["type"] as? String == "bye")
-        #expect(bye?["reason"] as? String == "hello-timeout")
+        #expect(bye?.byeReason == "hello-timeout", "\(String(describing: bye))")
         #expect(await idle.isClosedByPeer())
         #expect(waited >= .milliseconds(300), "closed after \(waited), before its deadline")
         let helloed = try #require(await InsetdLauncher.connect(daemon.socket))
@@ -161,9 +161,8 @@ import Testing
         var clients: [LineClient] = []
         for index in 0..<4 { clients.append(try #require(await InsetdLauncher.connect(daemon.socket), "client \(index)")) }
         let fifth = try LineClient(path: daemon.socket)
-        let bye = await fifth.readObject()
-        #expect(bye?["type"] as? String == "bye")
-        #expect(bye?["reason"] as? String == "too-many-connections")
+        let bye = await fifth.readMessage()
+        #expect(bye?.byeReason == "too-many-connections", "\(String(describing: bye))")
         #expect(await fifth.isClosedByPeer())
         #expect(daemon.logText.contains("client refused: too many connections from this user"))
 
@@ -177,7 +176,7 @@ import Testing
         let first = try #require(await InsetdLauncher.connect(daemon.socket))
         let second = try #require(await InsetdLauncher.connect(daemon.socket))
         let third = try LineClient(path: daemon.socket)
-        #expect(await third.readObject()?["reason"] as? String == "too-many-connections")
+        #expect(await third.readMessage()?.byeReason == "too-many-connections")
         #expect(daemon.logText.contains("client refused: too many connections"))
         _ = (first, second)
     }
@@ -227,7 +226,7 @@ import Testing
         for _ in 0..<(seconds * 4) {
             if let client = try? LineClient(path: socket, receiveTimeout: 0.25) {
                 client.sendLine(#"{"type":"hello","version":1}"#)
-                if await client.readObject()?["type"] as? String == "welcome" { return true }
+                if await client.readMessage()?.type == "welcome" { return true }
             }
             try? await Task.sleep(for: .milliseconds(250))
         }
@@ -268,7 +267,7 @@ import Testing
         #expect(complaint.count == 1, "one line: \(complaint)")
         #expect(complaint.first?.contains("\(first.socket) is in use by a running insetd") == true, "\(complaint)")
         let status = try await first.status()
-        #expect(number(status, "clients") == 1, "the first insetd still serves its socket")
+        #expect(status.counts?.clients == 1, "the first insetd still serves its socket")
     }
 
     @Test func aStaleSocketIsReplaced() async throws {
@@ -279,6 +278,6 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: first.socket), "a killed daemon leaves its socket file")
         let second = try Daemon(socket: first.socket)
         let status = try await second.status()
-        #expect(number(status, "clients") == 1)
+        #expect(status.counts?.clients == 1)
     }
 }

@@ -44,7 +44,7 @@ import Testing
         var started = ContinuousClock.now
         let client = try LineClient(path: daemon.socket, receiveTimeout: 2)
         client.sendLine(#"{"type":"hello","version":1}"#)
-        #expect(await client.readObject()?["type"] as? String == "welcome")
+        #expect(await client.readMessage()?.type == "welcome")
         let socketWait = ContinuousClock.now - started
         #expect(socketWait < .seconds(1), "the socket's client waited \(socketWait)")
 
