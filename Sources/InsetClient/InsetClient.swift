@@ -127,6 +127,12 @@ public actor InsetClient {
                 }
             }
         let (stream, continuation) = AsyncStream.makeStream(of: Data.self, bufferingPolicy: .unbounded)
+        // However the connection ends: the daemon's end of stream, or a reset
+        // when it died with our requests unread.
+        defer {
+            continuation.finish()
+            eventSink.yield(.disconnected)
+        }
         try await channel.executeThenClose { inbound, outbound in
             try await outbound.write(ByteBuffer(bytes: ClientMessage.hello(versions: supportedProtocolVersions, client: name).line()))
             var framer = LineFramer()
@@ -151,8 +157,6 @@ public actor InsetClient {
                 }
             }
         }
-        continuation.finish()
-        eventSink.yield(.disconnected)
     }
 
     /// A new connection: from now on requests go out through `continuation`;

@@ -104,9 +104,10 @@ public struct WireInsets: Decodable, Hashable, Sendable {
 /// value can turn into infinity on the way out.
 package let coordinateLimit: Double = 1_000_000
 
-/// Set (to anything) in a decoder's `userInfo` to lift `coordinateLimit`: the
-/// daemon's own messages can carry sums of bounded values (an adjusted inset is
-/// safe area plus content inset), which a client must accept.
+/// Set (to anything) in a decoder's `userInfo` to lift `coordinateLimit` and the
+/// rule that sizes are not negative: the daemon's own messages can carry sums
+/// and differences of bounded values (an adjusted inset is safe area plus
+/// content inset), which a client must accept.
 let unboundedCoordinatesKey = CodingUserInfoKey(rawValue: "insetd.unboundedCoordinates")!
 
 extension KeyedDecodingContainer {
@@ -126,7 +127,9 @@ extension KeyedDecodingContainer {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: self, debugDescription: "must be a number from -1000000 to 1000000")
         }
-        guard !nonNegative || value >= 0 else {
+        // The daemon's own lines (unbounded) are read as written: its reader
+        // accepts every value its writer can put there.
+        guard !nonNegative || !bounded || value >= 0 else {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: self, debugDescription: "must not be negative (it is a size)")
         }

@@ -93,8 +93,11 @@ private func encodeArbitraryNumbers(_ bytes: [UInt8]) {
         phase: .willShow, beginFrame: rect, endFrame: Rect(x: n(18), y: n(19), width: n(20), height: n(21)),
         animation: .keyboardDefault, focusOwner: nil)
     for message in [DaemonMessage.adjustment(view: "v", adjustment), .keyboard(note, isLocal: true)] {
-        _ = message.lineBytes()
-        _ = jsonLineBytes(message.jsonFields())
+        // Whatever the numbers, the one writer's line is one its decoder reads.
+        let line = message.lineBytes()
+        guard (try? DaemonMessageDecoder.decode(line, client: ClientID("c1"))) != nil else {
+            fatalError("insetd's decoder cannot read its writer's line: \(String(decoding: line, as: UTF8.self))")
+        }
     }
     let state = StateSnapshot(
         keyboard: rect, screen: Size(width: n(22), height: n(23)), mode: .auto, tabletMode: false, hardwareKeyboard: false)
