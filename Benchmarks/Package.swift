@@ -61,6 +61,9 @@ let package = Package(
             ],
             path: "Sources/library-floor"
         ),
+        // The least a program can do to fan a keyboard change out to many
+        // clients (Unix sockets, or WebSocket peers on loopback TCP).
+        .executableTarget(name: "fanout-floor", path: "Sources/fanout-floor"),
         // The least a program can do to carry an evdev event to a socket client.
         .executableTarget(
             name: "evdev-baseline",

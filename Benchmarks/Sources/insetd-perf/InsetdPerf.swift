@@ -22,6 +22,11 @@ struct InsetdPerf: ParsableCommand {
     @Option(help: "The library-floor binary, linked as insetd is: P5 idle memory is also split into its libraries' share and insetd's.")
     var floor: String?
 
+    @Option(
+        name: .customLong("fanout-floor"),
+        help: "The fanout-floor binary: insetd's CPU per change is also given as a ratio to this C program's (P2, P2ws).")
+    var fanoutFloor: String?
+
     @Option(help: "Hotkey latency samples (each for insetd and for the baseline).")
     var samples = 1000
 
@@ -55,7 +60,9 @@ struct InsetdPerf: ParsableCommand {
     var failOnMiss = false
 
     func validate() throws {
-        for (name, path) in [("--insetd", insetd), ("--baseline", baseline), ("--floor", floor ?? insetd)]
+        for (name, path) in [
+            ("--insetd", insetd), ("--baseline", baseline), ("--floor", floor ?? insetd), ("--fanout-floor", fanoutFloor ?? insetd),
+        ]
         where access(path, X_OK) != 0 {
             throw ValidationError("\(name) \(path) is not an executable file")
         }
@@ -74,6 +81,7 @@ struct InsetdPerf: ParsableCommand {
     func run() throws {
         guard Testbed.isAvailable else { try Self.reexecUnderUmockdev() }
         let run = try PerfRun(insetd: insetd, baseline: baseline)
+        run.fanoutFloor = fanoutFloor
         if takes(.startup) { try run.measureStartup(count: startups) }
         try run.measureSteadyState(self)
         if takes(.memory) { try run.measureMemoryWithoutPreload(floor: floor) }
@@ -108,6 +116,8 @@ final class PerfRun {
     /// insetd's WebSocket listener (P2 over the WebSocket).
     let webSocketPort = freeLoopbackPort()
     var report = Report()
+    /// The C fan-out floor, when given (`--fanout-floor`).
+    var fanoutFloor: String?
     /// The keyboard insetd reads hotkeys and typing from.
     let keyboard = FixtureCatalogue.usbKeyboard
     /// The baseline's own keyboard; insetd is told to ignore it (never opens it).

@@ -171,6 +171,15 @@ extension PerfRun {
             "\(milliseconds(samples.p50)) / \(milliseconds(samples.p99))", target: "p99 ≤ 20 ms",
             met: samples.p99 <= 20_000_000)
         report.add("P2", "insetd CPU per change with \(total) clients", milliseconds(cost.cpu))
+        if let fanoutFloor {
+            let writes = try recordTwoChanges(on: clients.clients[0])
+            let floor = try floorCost(
+                binary: fanoutFloor, transport: .socket, writes: writes, total: total, changes: changes)
+            report.add(
+                "P2", "insetd CPU per change / the C floor's (`fanout-floor`: \(total) Unix-socket clients, the same lines, one write per client for those insetd has at once)",
+                "\(milliseconds(cost.cpu)) / \(milliseconds(floor)) = \(ratio(cost.cpu, floor))", target: "≤ 3×",
+                met: cost.cpu <= 3 * floor)
+        }
         let rss = daemon.probe.residentKibibytes
         report.add(
             "P5", "RSS with \(total) clients (peak \(mebibytes(kibibytes: daemon.probe.peakResidentKibibytes)))",

@@ -89,6 +89,13 @@ final class SocketClient {
         return true
     }
 
+    /// Reads what has arrived and returns every line (or frame payload), dropping them.
+    func takeAll() throws -> [[UInt8]] {
+        try fill()
+        defer { queued.removeAll() }
+        return queued
+    }
+
     /// Reads what has arrived and drops every line; returns how many there were.
     func discardAll() throws -> Int {
         try fill()

@@ -29,6 +29,16 @@ extension PerfRun {
         let afterPages = daemon.probe.residentKibibytes
         try disconnect(sockets, from: daemon, leaving: baseDescriptors + total)
         let (samples, withPages) = try timeChanges(daemon, timing: pages, draining: [socketClients], count: changes)
+        if let fanoutFloor {
+            let writes = try recordTwoChanges(on: pages.clients[0])
+            let floor = try floorCost(
+                binary: fanoutFloor, transport: .webSocket, writes: writes, total: total, changes: changes)
+            let sessions = withPages.cpu - min(base.cpu, withPages.cpu)
+            report.add(
+                "P2ws", "insetd CPU per change for \(total) WebSocket sessions / the C floor's (`fanout-floor`: as many peers on loopback TCP, the same frames, one write per peer for those insetd has at once)",
+                "\(milliseconds(sessions)) / \(milliseconds(floor)) = \(ratio(sessions, floor))", target: "≤ 1.5×",
+                met: sessions * 2 <= floor * 3)
+        }
         try disconnect(pages, from: daemon, leaving: baseDescriptors)
 
         let socketsAgain = try addFleet(total) { try daemon.connect(view: true) }
