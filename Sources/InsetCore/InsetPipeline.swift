@@ -296,7 +296,12 @@ public struct InsetPipeline: Sendable {
             case .keyboard(let change):
                 passAnimation = change.animation.isAnimated ? change.animation : .scrollDefault
                 keyboardApplied = true
-                engine.apply(change).forEach(collect)
+                let adjustments = engine.apply(change)
+                // A keyboard change adjusts every view: room for all of them at
+                // once, not a rehash each time the table doubles.
+                latest.reserveCapacity(latest.count + adjustments.count)
+                order.reserveCapacity(order.count + adjustments.count)
+                adjustments.forEach(collect)
             case .scroll(let request):
                 // The view may have gone while the request waited: nothing to scroll.
                 if let adjustment = (try? engine.scrollToVisible(request, animation: passAnimation)) ?? nil {
@@ -308,6 +313,7 @@ public struct InsetPipeline: Sendable {
             focusScrollPending = false
             if let adjustment = scrollFocusedField(animation: passAnimation) { collect(adjustment) }
         }
+        out.items.reserveCapacity(out.items.count + order.count)
         for view in order { out.append(.adjustment(latest[view]!)) }
     }
 

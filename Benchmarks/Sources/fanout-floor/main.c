@@ -3,10 +3,10 @@
 // harness's clients on a Unix socket or, with a WebSocket upgrade, on loopback
 // TCP, and for every byte it reads on descriptor 3 (the harness's trigger) it
 // writes the next keyboard change's messages to every client: the very lines
-// insetd sent one of the harness's clients for a show and then a hide. It
-// makes one write() per client for the messages insetd had at the same moment
-// (the notification and the adjustment), and one more for those that come
-// later (the did-notification after the animation): insetd cannot do fewer.
+// insetd sent one of the harness's clients for a show and then a hide, in one
+// write() per client, as insetd, which has them in one loop task (the previous
+// change's did-notification, this one's will-notification and adjustment),
+// writes them in one writev per client.
 //
 //   fanout-floor unix PATH MESSAGES | tcp PORT MESSAGES
 //

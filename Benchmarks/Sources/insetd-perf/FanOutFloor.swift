@@ -3,9 +3,8 @@ import Glibc
 import InputTestbed
 
 /// The C floor (`fanout-floor`): it writes the messages insetd sent for a
-/// keyboard change to as many clients, one write per client for the messages
-/// insetd had at the same moment, each time the harness writes a byte to its
-/// descriptor 3. insetd's CPU per change
+/// keyboard change to as many clients, one write per client, each time the
+/// harness writes a byte to its descriptor 3. insetd's CPU per change
 /// is reported as a ratio to this program's, measured the same way in the same
 /// run, so the ratio holds on a slower or busier machine.
 final class FanOutFloor {
@@ -61,26 +60,30 @@ final class FanOutFloor {
 
 extension PerfRun {
     /// What one client receives for a show and then a hide (as the harness's
-    /// hotkey toggles them), as the floor's writes: the messages that arrive
-    /// within 50 ms of the key (insetd had them at the same moment) in one, the
-    /// rest (the animation's end) in another; an empty line between the changes.
+    /// hotkey toggles them), as the floor's writes, one per change: in the timed
+    /// loop changes come faster than the animation, so insetd sends the previous
+    /// change's did-notification in the same loop task as the next change's
+    /// will-notification and adjustment, one `writev` per client. The messages
+    /// that arrive within 50 ms of the key are the change's own; the one that
+    /// arrives later, its did-notification, goes before the other change's.
+    /// The two writes have an empty line between them.
     func recordTwoChanges(on client: SocketClient) throws -> [[UInt8]] {
         _ = try client.discardAll()
-        var writes: [[UInt8]] = []
-        for index in 0..<2 {
+        var own: [[[UInt8]]] = []
+        var later: [[[UInt8]]] = []
+        for _ in 0..<2 {
             _ = pressHotkey(on: keyboard)
             releaseHotkey(on: keyboard)
-            for wait: UInt64 in [50_000_000, 550_000_000] {
-                pause(nanoseconds: wait)
-                let messages = try client.takeAll()
-                if !messages.isEmpty { writes.append(Array(messages.joined(separator: [UInt8(ascii: "\t")]))) }
-            }
-            guard writes.contains(where: { $0.contains(Array(#""type":"adjustment""#.utf8)) }) else {
-                throw HarnessError("no adjustment within 600 ms of a hotkey, to record for the floor")
-            }
-            if index == 0 { writes.append([]) }
+            pause(nanoseconds: 50_000_000)
+            own.append(try client.takeAll())
+            pause(nanoseconds: 550_000_000)  // the animation has ended: its did-notification is in
+            later.append(try client.takeAll())
         }
-        return writes
+        guard own.allSatisfy({ $0.contains { $0.contains(Array(#""type":"adjustment""#.utf8)) } }) else {
+            throw HarnessError("no adjustment within 50 ms of a hotkey, to record for the floor")
+        }
+        let tab = [UInt8(ascii: "\t")]
+        return [Array((later[1] + own[0]).joined(separator: tab)), [], Array((later[0] + own[1]).joined(separator: tab))]
     }
 
     /// The floor's CPU per change with `total` clients, timed as `timeChanges` times insetd.

@@ -176,7 +176,7 @@ extension PerfRun {
             let floor = try floorCost(
                 binary: fanoutFloor, transport: .socket, writes: writes, total: total, changes: changes)
             report.add(
-                "P2", "insetd CPU per change / the C floor's (`fanout-floor`: \(total) Unix-socket clients, the same lines, one write per client for those insetd has at once)",
+                "P2", "insetd CPU per change / the C floor's (`fanout-floor`: \(total) Unix-socket clients, the same lines, one write per client)",
                 "\(milliseconds(cost.cpu)) / \(milliseconds(floor)) = \(ratio(cost.cpu, floor))", target: "≤ 3×",
                 met: cost.cpu <= 3 * floor)
         }

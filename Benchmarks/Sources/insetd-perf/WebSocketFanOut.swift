@@ -35,7 +35,7 @@ extension PerfRun {
                 binary: fanoutFloor, transport: .webSocket, writes: writes, total: total, changes: changes)
             let sessions = withPages.cpu - min(base.cpu, withPages.cpu)
             report.add(
-                "P2ws", "insetd CPU per change for \(total) WebSocket sessions / the C floor's (`fanout-floor`: as many peers on loopback TCP, the same frames, one write per peer for those insetd has at once)",
+                "P2ws", "insetd CPU per change for \(total) WebSocket sessions / the C floor's (`fanout-floor`: as many peers on loopback TCP, the same frames, one write per peer)",
                 "\(milliseconds(sessions)) / \(milliseconds(floor)) = \(ratio(sessions, floor))", target: "≤ 1.5×",
                 met: sessions * 2 <= floor * 3)
         }
