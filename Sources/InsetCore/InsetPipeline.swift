@@ -286,35 +286,26 @@ public struct InsetPipeline: Sendable {
     private mutating func deliver(_ events: [FilteredEvent], into out: inout Outputs) {
         var passAnimation = Animation.scrollDefault
         var keyboardApplied = false
-        var order: [ViewID] = []
-        var latest: [ViewID: ViewAdjustment] = [:]
-        func collect(_ adjustment: ViewAdjustment) {
-            if latest.updateValue(adjustment, forKey: adjustment.view) == nil { order.append(adjustment.view) }
-        }
+        var pass = PassAdjustments()
         for event in events {
             switch event {
             case .keyboard(let change):
                 passAnimation = change.animation.isAnimated ? change.animation : .scrollDefault
                 keyboardApplied = true
-                let adjustments = engine.apply(change)
-                // A keyboard change adjusts every view: room for all of them at
-                // once, not a rehash each time the table doubles.
-                latest.reserveCapacity(latest.count + adjustments.count)
-                order.reserveCapacity(order.count + adjustments.count)
-                adjustments.forEach(collect)
+                pass.collect(engine.apply(change))
             case .scroll(let request):
                 // The view may have gone while the request waited: nothing to scroll.
                 if let adjustment = (try? engine.scrollToVisible(request, animation: passAnimation)) ?? nil {
-                    collect(adjustment)
+                    pass.collect(adjustment)
                 }
             }
         }
         if keyboardApplied || focusScrollPending, filter.isIdle {
             focusScrollPending = false
-            if let adjustment = scrollFocusedField(animation: passAnimation) { collect(adjustment) }
+            if let adjustment = scrollFocusedField(animation: passAnimation) { pass.collect(adjustment) }
         }
-        out.items.reserveCapacity(out.items.count + order.count)
-        for view in order { out.append(.adjustment(latest[view]!)) }
+        out.items.reserveCapacity(out.items.count + pass.adjustments.count)
+        for adjustment in pass.adjustments { out.append(.adjustment(adjustment)) }
     }
 
     /// Scrolls the focused field into view with its view's margin; the adjustment
@@ -355,6 +346,37 @@ extension PipelineEvent {
         case .update(let id, _), .focus(let id, _), .interactiveDismiss(let id): id
         case .scrollToVisible(let request): request.view
         default: nil
+        }
+    }
+}
+
+/// One pass's adjustments, one per view (its latest), in the order the views
+/// were first adjusted.
+///
+/// Why not a dictionary from the start: most passes are one keyboard change,
+/// whose adjustments name each view once already; hashing a thousand view ids
+/// for nothing was a measurable part of a change's fan-out. The index is built
+/// when a second batch joins.
+struct PassAdjustments {
+    private(set) var adjustments: [ViewAdjustment] = []
+    private var index: [ViewID: Int]?
+
+    /// A batch from one engine call: each view at most once.
+    mutating func collect(_ batch: [ViewAdjustment]) {
+        if adjustments.isEmpty { return adjustments = batch }
+        adjustments.reserveCapacity(adjustments.count + batch.count)
+        batch.forEach { collect($0) }
+    }
+
+    mutating func collect(_ adjustment: ViewAdjustment) {
+        if index == nil {
+            index = Dictionary(uniqueKeysWithValues: adjustments.enumerated().map { ($1.view, $0) })
+        }
+        if let at = index![adjustment.view] {
+            adjustments[at] = adjustment
+        } else {
+            index![adjustment.view] = adjustments.count
+            adjustments.append(adjustment)
         }
     }
 }

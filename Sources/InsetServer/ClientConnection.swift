@@ -19,6 +19,11 @@ package final class ClientConnection: Sendable {
         /// What this loop task sent while nothing was queued, written as one
         /// buffer when the task ends (one trip through the pipeline, one iovec).
         var staged: ByteBuffer?
+        /// The last task's buffer once written, kept to stage the next task's
+        /// messages in: a keyboard change then allocates nothing per client
+        /// (a thousand allocations and frees a change made the allocator grow
+        /// and trim its heap, page faults included, every change).
+        var spare: ByteBuffer?
     }
 
     package let id: ClientID
@@ -58,22 +63,30 @@ package final class ClientConnection: Sendable {
     /// Queues a message; an adjustment replaces an unsent one for the same view.
     package func send(_ message: DaemonMessage) {
         let view: String? = if case .adjustment(let view, _) = message { view } else { nil }
-        send(framing.wire(message.lineBytes()), coalescingView: view)
+        send(.line(message.lineBytes()), coalescingView: view)
     }
 
     /// Queues a message encoded and framed for this connection already: a
     /// broadcast is encoded once, framed once per framing (`SharedLine`), and
     /// that buffer shared by every client, not copied per client.
     package func send(framed bytes: ByteBuffer) {
-        send(bytes, coalescingView: nil)
+        send(.framed(bytes), coalescingView: nil)
     }
 
-    private func send(_ bytes: ByteBuffer, coalescingView view: String?) {
+    /// A message on its way to the connection: a client's own line is framed
+    /// where it is staged (straight into the loop task's buffer), a shared one
+    /// comes framed.
+    private enum Outgoing {
+        case line([UInt8])
+        case framed(ByteBuffer)
+    }
+
+    private func send(_ message: Outgoing, coalescingView view: String?) {
         // The daemon's core runs on this event loop: no task hop per client.
         if channel.eventLoop.inEventLoop {
-            enqueue(bytes, view: view)
+            enqueue(message, view: view)
         } else {
-            channel.eventLoop.execute { self.enqueue(bytes, view: view) }
+            channel.eventLoop.execute { self.enqueue(message, view: view) }
         }
     }
 
@@ -99,23 +112,53 @@ package final class ClientConnection: Sendable {
     /// memory past the queue's bound).
     static let stagingLimit = 64 * 1024
 
-    private func enqueue(_ bytes: ByteBuffer, view: String?) {
-        guard !state.value.closing else { return }
-        // Nothing waiting and room in the socket: out with this task's write.
-        if state.value.queue.isEmpty, channel.isWritable, (state.value.staged?.readableBytes ?? 0) < Self.stagingLimit {
-            // A broadcast's buffer is shared until a second message joins it.
-            if state.value.staged == nil { state.value.staged = bytes } else { state.value.staged!.writeImmutableBuffer(bytes) }
-            return scheduleFlush()
+    private func enqueue(_ message: Outgoing, view: String?) {
+        let writable = channel.isWritable
+        // nil: closing, nothing to do; 0: staged or queued; else the queue is full at that count.
+        let queued: Int? = state.withValue { state in
+            guard !state.closing else { return nil }
+            // Nothing waiting and room in the socket: out with this task's write.
+            if state.queue.isEmpty, writable, (state.staged?.readableBytes ?? 0) < Self.stagingLimit {
+                Self.stage(message, in: &state, framing: framing)
+                return 0
+            }
+            let bytes = switch message {
+            case .line(let line): framing.wire(line)
+            case .framed(let bytes): bytes
+            }
+            return state.queue.enqueue(bytes, coalescingView: view) ? 0 : state.queue.count
         }
-        guard state.value.queue.enqueue(bytes, coalescingView: view) else {
+        guard let queued else { return }
+        guard queued == 0 else {
             logger.warning(
                 "client dropped: it does not read its messages",
-                metadata: ["client": "\(id)", "peer": "\(peer)", "queued": "\(state.value.queue.count)"])
-            close(after: .error(ProtocolError(.tooSlow, "too many unread messages (\(state.value.queue.capacity)); disconnecting")))
+                metadata: ["client": "\(id)", "peer": "\(peer)", "queued": "\(queued)"])
+            close(after: .error(ProtocolError(.tooSlow, "too many unread messages (\(queued)); disconnecting")))
             return
         }
         scheduleFlush()
     }
+
+    /// Adds `message` to the loop task's buffer: the connection's own,
+    /// reused from task to task; a broadcast's shared bytes are copied in.
+    private static func stage(_ message: Outgoing, in state: inout State, framing: SessionFraming) {
+        var buffer = state.staged.take() ?? state.spare.take().map { spare in
+            var buffer = spare
+            buffer.clear()
+            return buffer
+        } ?? ByteBuffer()
+        switch message {
+        case .framed(let bytes):
+            buffer.writeImmutableBuffer(bytes)
+        case .line(let line):
+            framing.append(line, to: &buffer)
+        }
+        state.staged = buffer
+    }
+
+    /// Largest staging buffer kept for the next task; a larger one (a client
+    /// that was sent much at once) is let go.
+    static let spareLimit = 4096
 
     /// Writes queued messages while the socket accepts them (it has drained).
     func drain() {
@@ -146,8 +189,12 @@ package final class ClientConnection: Sendable {
     func flush() {
         state.value.flushScheduled = false
         guard !state.value.closing else { return }
-        if let bytes = state.value.staged {
-            state.value.staged = nil
+        if let bytes = state.value.staged.take() {
+            // Written at once when the socket takes it all: the channel lets go
+            // of it, and it is the connection's alone to reuse.
+            if bytes.capacity <= Self.spareLimit { state.value.spare = bytes }
+            // The common case, nothing queued behind it: one trip through the pipeline.
+            guard !state.value.queue.isEmpty else { return channel.writeAndFlush(bytes, promise: nil) }
             channel.write(bytes, promise: nil)
         }
         _ = writeQueued()

@@ -84,7 +84,7 @@ extension InsetServer: ClientOutbox {
         // Encoded once, framed once per framing: every client's queue shares the buffer.
         var shared = SharedLine(line)
         for connection in registry.joined() {
-            if let own = special[connection.id] {
+            if !special.isEmpty, let own = special[connection.id] {
                 connection.send(framed: connection.framing.wire(own))
             } else {
                 connection.send(framed: shared.wire(for: connection.framing))

@@ -30,14 +30,29 @@ enum SessionFraming: Sendable {
         }
     }
 
+    /// Appends an encoded line as this framing sends it (the line as it is,
+    /// or one text frame).
+    func append(_ line: [UInt8], to buffer: inout ByteBuffer) {
+        switch self {
+        case .lines: buffer.writeBytes(line)
+        case .messages: Self.appendTextFrame(withoutNewline: line, to: &buffer)
+        }
+    }
+
     /// One text frame whose payload is `line` without its final newline.
     private static func textFrame<Line: BidirectionalCollection<UInt8>>(withoutNewline line: Line) -> ByteBuffer {
-        let payload = line.last == UInt8(ascii: "\n") ? line.dropLast() : line[...]
         var frame = ByteBuffer()
-        frame.reserveCapacity(payload.count + WebSocketFrameWriter.maximumHeaderLength)
+        frame.reserveCapacity(line.count + WebSocketFrameWriter.maximumHeaderLength)
+        appendTextFrame(withoutNewline: line, to: &frame)
+        return frame
+    }
+
+    private static func appendTextFrame<Line: BidirectionalCollection<UInt8>>(
+        withoutNewline line: Line, to frame: inout ByteBuffer
+    ) {
+        let payload = line.last == UInt8(ascii: "\n") ? line.dropLast() : line[...]
         WebSocketFrameWriter.appendHeader(&frame, opcode: .text, length: payload.count)
         frame.writeBytes(payload)
-        return frame
     }
 }
 
