@@ -113,27 +113,21 @@ package final class ClientConnection: Sendable {
     static let stagingLimit = 64 * 1024
 
     private func enqueue(_ message: Outgoing, view: String?) {
-        let writable = channel.isWritable
-        // nil: closing, nothing to do; 0: staged or queued; else the queue is full at that count.
-        let queued: Int? = state.withValue { state in
-            guard !state.closing else { return nil }
-            // Nothing waiting and room in the socket: out with this task's write.
-            if state.queue.isEmpty, writable, (state.staged?.readableBytes ?? 0) < Self.stagingLimit {
-                Self.stage(message, in: &state, framing: framing)
-                return 0
-            }
-            let bytes = switch message {
-            case .line(let line): framing.wire(line)
-            case .framed(let bytes): bytes
-            }
-            return state.queue.enqueue(bytes, coalescingView: view) ? 0 : state.queue.count
+        guard !state.value.closing else { return }
+        // Nothing waiting and room in the socket: out with this task's write.
+        if state.value.queue.isEmpty, channel.isWritable, (state.value.staged?.readableBytes ?? 0) < Self.stagingLimit {
+            Self.stage(message, in: &state.value, framing: framing)
+            return scheduleFlush()
         }
-        guard let queued else { return }
-        guard queued == 0 else {
+        let bytes = switch message {
+        case .line(let line): framing.wire(line)
+        case .framed(let bytes): bytes
+        }
+        guard state.value.queue.enqueue(bytes, coalescingView: view) else {
             logger.warning(
                 "client dropped: it does not read its messages",
-                metadata: ["client": "\(id)", "peer": "\(peer)", "queued": "\(queued)"])
-            close(after: .error(ProtocolError(.tooSlow, "too many unread messages (\(queued)); disconnecting")))
+                metadata: ["client": "\(id)", "peer": "\(peer)", "queued": "\(state.value.queue.count)"])
+            close(after: .error(ProtocolError(.tooSlow, "too many unread messages (\(state.value.queue.capacity)); disconnecting")))
             return
         }
         scheduleFlush()

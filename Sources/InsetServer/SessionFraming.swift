@@ -24,10 +24,10 @@ enum SessionFraming: Sendable {
     /// An encoded line (`DaemonMessage.lineBytes()`) as this framing sends it,
     /// written once into one buffer.
     func wire(_ line: [UInt8]) -> ByteBuffer {
-        switch self {
-        case .lines: ByteBuffer(bytes: line)
-        case .messages: Self.textFrame(withoutNewline: line)
-        }
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(line.count + WebSocketFrameWriter.maximumHeaderLength)
+        append(line, to: &buffer)
+        return buffer
     }
 
     /// Appends an encoded line as this framing sends it (the line as it is,
@@ -40,7 +40,7 @@ enum SessionFraming: Sendable {
     }
 
     /// One text frame whose payload is `line` without its final newline.
-    private static func textFrame<Line: BidirectionalCollection<UInt8>>(withoutNewline line: Line) -> ByteBuffer {
+    private static func textFrame(withoutNewline line: ByteBufferView) -> ByteBuffer {
         var frame = ByteBuffer()
         frame.reserveCapacity(line.count + WebSocketFrameWriter.maximumHeaderLength)
         appendTextFrame(withoutNewline: line, to: &frame)

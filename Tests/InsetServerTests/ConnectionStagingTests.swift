@@ -1,7 +1,4 @@
-import InsetCore
-import Logging
 import NIOCore
-import NIOEmbedded
 import Testing
 
 @testable import InsetServer
@@ -11,29 +8,13 @@ import Testing
 /// reuses its buffer from task to task; that must never touch bytes another
 /// session shares or bytes still on their way out.
 @Suite struct ConnectionStagingTests {
-    struct Connection {
-        let channel = EmbeddedChannel()
-        let connection: ClientConnection
-
-        init(_ transport: SessionTransport) throws {
-            connection = ClientConnection(
-                id: ClientID("c1"), peer: .local(nil), transport: transport, channel: channel, capacity: 8,
-                pendingFlushes: PendingFlushes(eventLoop: channel.eventLoop), logger: Logger(label: "test"))
-            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
-        }
-
-        /// Each write the channel was given, as bytes.
-        func writes() throws -> [[UInt8]] {
-            var writes: [[UInt8]] = []
-            while let buffer = try channel.readOutbound(as: ByteBuffer.self) { writes.append(Array(buffer.readableBytesView)) }
-            return writes
-        }
-    }
+    /// A connection on an embedded channel, its transport's session handler installed.
+    typealias Connection = SessionHandlerEmbeddedTests.Harness
 
     static func line(_ text: String) -> [UInt8] { Array((text + "\n").utf8) }
 
     @Test func aSharedLineAndAnOwnLineLeaveAsOneWriteEachTaskOnTheSocket() throws {
-        let client = try Connection(.unixSocket)
+        let client = try Connection(.unixSocket, peer: .local(nil))
         var first = SharedLine(Self.line("will"))
         let firstShared = first.wire(for: .lines)
         client.connection.send(framed: firstShared)
@@ -53,7 +34,7 @@ import Testing
     }
 
     @Test func eachTaskOnAWebSocketIsFramedMessageByMessage() throws {
-        let client = try Connection(.webSocket(control: false))
+        let client = try Connection(.webSocket(control: false), peer: .webPage(address: "127.0.0.1"))
         for reason in ["a", "b", "c"] {
             var shared = SharedLine(Self.line("{}"))
             client.connection.send(framed: shared.wire(for: .messages))
@@ -63,5 +44,15 @@ import Testing
             let bye = Array(#"{"reason":"\#(reason)","type":"bye"}"#.utf8)
             #expect(try client.writes() == [[0x81, 2] + Array("{}".utf8) + [0x81, UInt8(bye.count)] + bye])
         }
+    }
+}
+
+extension SessionHandlerEmbeddedTests.Harness {
+    /// Each write the channel was given, as bytes, after the loop's pending tasks ran.
+    func writes() throws -> [[UInt8]] {
+        channel.embeddedEventLoop.run()
+        var writes: [[UInt8]] = []
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) { writes.append(Array(buffer.readableBytesView)) }
+        return writes
     }
 }

@@ -18,13 +18,14 @@ import Testing
         let channel = EmbeddedChannel()
         let events: AsyncStream<ServerEvent>
         let transport: SessionTransport
+        let connection: ClientConnection
 
         init(_ transport: SessionTransport, peer: SessionPeer, messageLimit: Int = 64) throws {
             self.transport = transport
             let (events, continuation) = AsyncStream.makeStream(of: ServerEvent.self)
             self.events = events
             let logger = Logger(label: "test")
-            let connection = ClientConnection(
+            connection = ClientConnection(
                 id: ClientID("c1"), peer: peer, transport: transport, channel: channel, capacity: 8,
                 pendingFlushes: PendingFlushes(eventLoop: channel.eventLoop), logger: logger)
             let session = ClientSession(
