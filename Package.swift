@@ -112,7 +112,8 @@ let package = Package(
         // The OSK bridge: follows insetd's keyboard and drives squeekboard, wvkbd, KWin or GNOME.
         .target(name: "InsetOSK", dependencies: ["DBus", "InsetCore", "InsetProtocol", "InsetSocket"]),
         // Unix sockets (the one sockaddr_un set-up, errors with errno) and where insetd's socket is.
-        .target(name: "InsetSocket"),
+        .target(name: "InsetSocket", dependencies: ["CSocketCalls"]),
+        .target(name: "CSocketCalls"),
         .executableTarget(
             name: "insetd-osk",
             dependencies: [

@@ -24,6 +24,11 @@ package final class ClientConnection: Sendable {
         /// (a thousand allocations and frees a change made the allocator grow
         /// and trim its heap, page faults included, every change).
         var spare: ByteBuffer?
+        /// Writes handed to the channel and not yet done. While there are any,
+        /// nothing is sent on the descriptor: it would overtake them.
+        var heldByChannel = 0
+        /// The channel has writes not yet flushed (`flush()` flushes them).
+        var unflushed = false
     }
 
     package let id: ClientID
@@ -33,19 +38,23 @@ package final class ClientConnection: Sendable {
     let transport: SessionTransport
     let framing: SessionFraming
     let channel: any Channel
+    /// The connection's descriptor when insetd accepted it (the Unix socket):
+    /// staged bytes are sent on it directly. Nil: everything goes through NIO.
+    private let socket: ConnectedSocket?
     private let logger: Logger
     private let state: NIOLoopBoundBox<State>
     private let pendingFlushes: PendingFlushes
 
     init(
-        id: ClientID, peer: SessionPeer, transport: SessionTransport = .unixSocket, channel: any Channel, capacity: Int,
-        pendingFlushes: PendingFlushes, logger: Logger
+        id: ClientID, peer: SessionPeer, transport: SessionTransport = .unixSocket, channel: any Channel,
+        socket: ConnectedSocket? = nil, capacity: Int, pendingFlushes: PendingFlushes, logger: Logger
     ) {
         self.id = id
         self.peer = peer
         self.transport = transport
         framing = transport.framing
         self.channel = channel
+        self.socket = socket
         self.pendingFlushes = pendingFlushes
         self.logger = logger
         state = NIOLoopBoundBox(State(queue: OutboundQueue(capacity: capacity)), eventLoop: channel.eventLoop)
@@ -159,14 +168,40 @@ package final class ClientConnection: Sendable {
         if writeQueued() { scheduleFlush() }
     }
 
+    /// Writes queued messages while the channel takes more; true when it wrote any.
     private func writeQueued() -> Bool {
         guard !state.value.closing else { return false }
         var wrote = false
         while channel.isWritable, let bytes = state.value.queue.dequeue() {
-            channel.write(bytes, promise: nil)
+            transmit(bytes, flush: false)
             wrote = true
         }
         return wrote
+    }
+
+    /// Sends `bytes` on the descriptor when the connection has one and the
+    /// channel holds nothing that would come before them; the channel gets
+    /// whatever the socket does not take (it waits until the socket has room).
+    /// `flush`: flush the channel along (else `flush()` does, at the task's end).
+    private func transmit(_ bytes: ByteBuffer, flush: Bool) {
+        var rest = bytes
+        var written: EventLoopPromise<Void>?
+        if let socket {
+            if state.value.heldByChannel == 0, channel.isActive, case .bytes(let count) = socket.send(rest) {
+                if count == rest.readableBytes { return }
+                rest.moveReaderIndex(forwardBy: count)
+            }
+            state.value.heldByChannel += 1
+            written = channel.eventLoop.makePromise(of: Void.self)
+            written!.futureResult.whenComplete { _ in self.state.value.heldByChannel -= 1 }
+        }
+        if flush {
+            state.value.unflushed = false
+            channel.writeAndFlush(rest, promise: written)
+        } else {
+            state.value.unflushed = true
+            channel.write(rest, promise: written)
+        }
     }
 
     /// Flushes once the current event-loop task is done, so everything one core
@@ -184,14 +219,19 @@ package final class ClientConnection: Sendable {
         state.value.flushScheduled = false
         guard !state.value.closing else { return }
         if let bytes = state.value.staged.take() {
-            // Written at once when the socket takes it all: the channel lets go
-            // of it, and it is the connection's alone to reuse.
+            // Kept for the next task's messages: usually sent whole at once,
+            // and when the channel holds part of it, it is copied before it
+            // is written to again (a buffer copies on write when shared).
             if bytes.capacity <= Self.spareLimit { state.value.spare = bytes }
-            // The common case, nothing queued behind it: one trip through the pipeline.
-            guard !state.value.queue.isEmpty else { return channel.writeAndFlush(bytes, promise: nil) }
-            channel.write(bytes, promise: nil)
+            // The common case, nothing queued behind it and nothing unflushed
+            // before it: one send, or one trip through the pipeline.
+            if state.value.queue.isEmpty, !state.value.unflushed { return transmit(bytes, flush: true) }
+            transmit(bytes, flush: false)
         }
         _ = writeQueued()
-        channel.flush()
+        if state.value.unflushed {
+            state.value.unflushed = false
+            channel.flush()
+        }
     }
 }

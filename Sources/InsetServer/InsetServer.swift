@@ -1,4 +1,5 @@
 import Glibc
+import InsetSocket
 import InsetCore
 import InsetProtocol
 import Logging
@@ -101,47 +102,56 @@ package final class InsetServer: Service, Sendable {
 
     package func run() async throws {
         defer { markListening() }
-        let refusals = refusals
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 128)
-            // Out of descriptors (EMFILE, ENFILE) or memory, `accept` fails at once
-            // every time it is tried: pause accepting instead of spinning a core,
-            // until sessions (the handshake deadline closes idle ones) free some.
-            .serverChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptPause(refusals: refusals))
-                }
-            }
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
-            // Each connection keeps its receive buffer between reads. Client lines
-            // are short, so start at 256 bytes instead of NIO's 2 KiB (1.8 MiB
-            // less with 1000 clients); a client that sends more grows its own.
-            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
-            .childChannelInitializer { [self] channel in
-                Self.credentials(of: channel).flatMapThrowing { peer in try self.accept(channel, peer: .local(peer)) }
-            }
-        let server: any Channel
+        let listener: Int32
         switch configuration.listener {
         case .path(let path):
             try StaleSocket.removeIfStale(path)
-            server = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).get()
+            do {
+                listener = try UnixSocket.bind(path)
+            } catch {
+                throw ServerError("listen on \(path)", errno: error.errno)
+            }
             guard chmod(path, 0o660) == 0 else {
-                throw ServerError("chmod 0660 \(path)", errno: errno)
+                let failure = errno
+                close(listener)
+                throw ServerError("chmod 0660 \(path)", errno: failure)
             }
             logger.info("listening", metadata: ["socket": "\(path)"])
         case .inherited(let fd):
-            server = try await bootstrap.withBoundSocket(fd).get()
+            listener = fd
             logger.info("listening on the socket systemd passed", metadata: ["fd": "\(fd)"])
         }
+        defer { close(listener) }
+        // insetd accepts its connections itself (`ConnectionAcceptor` says why)
+        // and hands each to NIO, which serves it from then on.
+        let acceptor = try ConnectionAcceptor(listener: listener, refusals: refusals) { [self] fd in serve(fd) }
+        try acceptor.start()
         DescriptorLimit.raiseAndCheck(for: configuration.limits, logger: logger)
         markListening()
         try? await gracefulShutdown()
+        acceptor.stop()
         for client in connections { client.close(after: .bye(reason: "shutdown")) }
-        try? await server.close()
         // Give the goodbyes a moment to leave before the event loop stops.
         for client in connections { try? await client.channel.closeFuture.get() }
         continuation.finish()
         if configuration.eventLoopGroup == nil { try await group.shutdownGracefully() }
+    }
+
+    /// Makes a channel of the connection insetd accepted on `fd` (NIO owns the
+    /// descriptor from here, and closes it when the channel cannot be made).
+    private func serve(_ fd: Int32) {
+        _ = ClientBootstrap(group: group)
+            .channelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
+            // Each connection keeps its receive buffer between reads. Client lines
+            // are short, so start at 256 bytes instead of NIO's 2 KiB (1.8 MiB
+            // less with 1000 clients); a client that sends more grows its own.
+            .channelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
+            .channelInitializer { [self] channel in
+                Self.credentials(of: channel).flatMapThrowing { peer in
+                    try self.accept(channel, peer: .local(peer), socket: ConnectedSocket(descriptor: fd))
+                }
+            }
+            .withConnectedSocket(fd)
     }
 
     private func markListening() {
@@ -154,7 +164,10 @@ package final class InsetServer: Service, Sendable {
 
     /// Makes `channel` a session of this server, within the connection limits,
     /// on `transport` (which adds the session's handler and frames its messages).
-    func accept(_ channel: any Channel, peer: SessionPeer, transport: SessionTransport = .unixSocket) throws {
+    /// `socket`: the connection's descriptor, when insetd accepted it itself.
+    func accept(
+        _ channel: any Channel, peer: SessionPeer, transport: SessionTransport = .unixSocket, socket: ConnectedSocket? = nil
+    ) throws {
         let key = transport.admissionKey(peer)
         if let refusal = admission.admit(key) {
             refusals.refused(refusal.rawValue, metadata: ["peer": "\(peer)"])
@@ -174,7 +187,8 @@ package final class InsetServer: Service, Sendable {
             return batch
         }
         let connection = ClientConnection(
-            id: id, peer: peer, transport: transport, channel: channel, capacity: configuration.outboundCapacity,
+            id: id, peer: peer, transport: transport, channel: channel, socket: socket,
+            capacity: configuration.outboundCapacity,
             pendingFlushes: flushes, logger: logger)
         registry.add(connection)
         channel.closeFuture.whenComplete { [registry] _ in registry.remove(id) }

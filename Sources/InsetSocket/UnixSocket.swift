@@ -1,3 +1,4 @@
+import CSocketCalls
 import Glibc
 
 /// Unix-domain sockets, the one place a `sockaddr_un` is built: for insetd's
@@ -100,5 +101,14 @@ public struct UnixSocketError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         errno == ENAMETOOLONG ? "socket path is too long: \(path)" : "\(operation) \(path): \(reason)"
+    }
+}
+
+extension UnixSocket {
+    /// Accepts one waiting connection on `listener` (any stream socket, Unix or
+    /// TCP): its descriptor, non-blocking and close-on-exec from the start, or
+    /// -1 with `errno` set, as accept4(2).
+    public static func acceptConnection(on listener: Int32) -> Int32 {
+        csocket_accept_nonblocking(listener)
     }
 }

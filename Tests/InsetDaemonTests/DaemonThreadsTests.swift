@@ -3,7 +3,8 @@ import InputTestbed
 import Testing
 
 /// The daemon's threads are its own: the main thread (parked), the one NIO
-/// event loop that runs every task (`DaemonRuntime`) and the input reader. A
+/// event loop that runs every task (`DaemonRuntime`), the input reader and
+/// the thread that accepts connections on the socket (`ConnectionAcceptor`). A
 /// libdispatch worker pool (started by `dispatchMain()`, by `DispatchSource`
 /// signal handling, or by tasks when the event loop is not the global
 /// executor) would add threads named `com.apple.root.*-qos*` and, under the
@@ -33,7 +34,7 @@ import Testing
         }
         // NIO names the singleton group's loop NIO-SGLTN-<group>-#<loop>.
         let kinds = names.map { $0.hasPrefix("NIO-SGLTN-") ? "NIO-SGLTN" : $0 }
-        #expect(kinds.sorted() == ["NIO-SGLTN", "insetd", "insetd-input"], "\(names)")
+        #expect(kinds.sorted() == ["NIO-SGLTN", "insetd", "insetd-accept", "insetd-input"], "\(names)")
 
         // SIGTERM still stops it gracefully (exit 0) without the pool.
         #expect(await daemon.terminate() == .exited(0))

@@ -149,6 +149,39 @@ final class RunningServer {
         await running.stop()
     }
 
+    /// The connection sends on its descriptor while the channel holds none of
+    /// its bytes, and through the channel once the socket is full: a client
+    /// that falls behind and catches up gets every line, whole and in order,
+    /// across the switches between the two.
+    @Test func aClientThatFallsBehindGetsEveryLineInOrder() async throws {
+        let running = try await RunningServer(capacity: 8192)
+        let client = try await running.client()
+        let connection = try #require(running.server.connections.first)
+        // 4000 lines of about 300 bytes, 1.2 MB: several socket buffers' worth.
+        let filler = String(repeating: "z", count: 280)
+        let sender = Task.detached {
+            for index in 0..<4000 {
+                connection.send(.error(ProtocolError(.unknownView, "\(index) \(filler)")))
+                if index % 500 == 0 { try? await Task.sleep(for: .milliseconds(20)) }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))  // the socket fills before anything is read
+        var received: [Int] = []
+        while received.count < 4000, let message = await client.readMessage() {
+            guard case .error(let error) = message else {
+                Issue.record("not an error line: \(message)")
+                break
+            }
+            let words = error.message.split(separator: " ")
+            #expect(words.count == 2 && words[1] == Substring(filler), "line \(received.count) cut or mixed")
+            received.append(Int(words[0]) ?? -1)
+        }
+        await sender.value
+        #expect(received.count == 4000)
+        #expect(received.indices.allSatisfy { received[$0] == $0 }, "first out of order at \(received.indices.first { received[$0] != $0 } ?? -1)")
+        await running.stop()
+    }
+
     @Test func shutdownSaysByeToEveryClient() async throws {
         let running = try await RunningServer()
         let a = try await running.client()

@@ -1,0 +1,37 @@
+import Glibc
+import NIOCore
+
+/// The descriptor of a connection insetd accepted itself (`ConnectionAcceptor`),
+/// for sending on it without a trip through NIO's pipeline.
+///
+/// Only its `ClientConnection` uses it, on the channel's event loop, and only
+/// while the channel is active and holds none of the connection's bytes: NIO
+/// closes the descriptor on that same loop, so the descriptor of an active
+/// channel is still this connection's (never a later one's that got the number).
+struct ConnectedSocket: Sendable {
+    let descriptor: Int32
+
+    /// What one `send(2)` did.
+    enum Sent: Equatable {
+        /// This many bytes went (the socket may have taken fewer than offered).
+        case bytes(Int)
+        /// The socket's buffer is full.
+        case wouldBlock
+        /// The connection failed (its peer went, mostly): the channel finds out
+        /// on its own write and closes it the usual way.
+        case failed(errno: Int32)
+    }
+
+    /// Sends what `buffer` holds, without waiting and without `SIGPIPE`.
+    func send(_ buffer: ByteBuffer) -> Sent {
+        let sent = buffer.withUnsafeReadableBytes { bytes in
+            Glibc.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        }
+        if sent >= 0 { return .bytes(sent) }
+        return switch errno {
+        case EAGAIN, EWOULDBLOCK: .wouldBlock
+        case EINTR: .bytes(0)
+        case let error: .failed(errno: error)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Glibc
+import InsetSocket
+import Logging
+import NIOConcurrencyHelpers
+import Testing
+
+@testable import InsetServer
+
+/// insetd's own accepting: every waiting connection is handed on, ready for
+/// NIO (non-blocking) and never inherited by a child (close-on-exec), and none
+/// is handed on once `stop()` has returned.
+@Suite struct ConnectionAcceptorTests {
+    private static func path() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("insetd-accept-\(UUID().uuidString.prefix(8)).sock").path
+    }
+
+    private static func eventually(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<300 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+
+    @Test func everyConnectionIsHandedOnNonBlockingAndCloseOnExec() async throws {
+        let path = Self.path()
+        let listener = try UnixSocket.bind(path)
+        defer {
+            close(listener)
+            unlink(path)
+        }
+        let accepted = NIOLockedValueBox<[Int32]>([])
+        let acceptor = try ConnectionAcceptor(listener: listener, refusals: RefusalLog(logger: Logger(label: "test"))) { fd in
+            accepted.withLockedValue { $0.append(fd) }
+        }
+        try acceptor.start()
+        let clients = try (0..<5).map { _ in try UnixSocket.connect(path) }
+        defer { clients.forEach { close($0) } }
+        #expect(await Self.eventually { accepted.withLockedValue { $0.count } == 5 })
+        for fd in accepted.withLockedValue({ $0 }) {
+            #expect(fcntl(fd, F_GETFL) & O_NONBLOCK != 0)
+            #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0)
+        }
+
+        acceptor.stop()
+        let late = try UnixSocket.connect(path)  // waits in the backlog, never accepted
+        defer { close(late) }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(accepted.withLockedValue { $0.count } == 5)
+        accepted.withLockedValue { $0.forEach { close($0) } }
+    }
+
+    /// `accept` failing at once (here: not a socket at all, which polls
+    /// readable for ever) pauses the thread instead of spinning it, and a
+    /// pause does not hold up `stop()`.
+    @Test func aFailingAcceptPausesAndStopsPromptly() async throws {
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { ends.forEach { close($0) } }
+        var byte: UInt8 = 1
+        #expect(write(ends[1], &byte, 1) == 1)
+        let handedOn = NIOLockedValueBox(0)
+        let acceptor = try ConnectionAcceptor(listener: ends[0], refusals: RefusalLog(logger: Logger(label: "test"))) { _ in
+            handedOn.withLockedValue { $0 += 1 }
+        }
+        try acceptor.start()
+        try await Task.sleep(for: .milliseconds(600))
+        let started = ContinuousClock.now
+        acceptor.stop()
+        #expect(ContinuousClock.now - started < .milliseconds(200), "stop waited out the pause")
+        #expect(handedOn.withLockedValue { $0 } == 0)
+    }
+}
