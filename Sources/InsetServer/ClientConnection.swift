@@ -116,6 +116,22 @@ package final class ClientConnection: Sendable {
         }
     }
 
+    /// Ends the connection the transport's way from its own handler, on the
+    /// event loop (the peer closed, or broke the protocol): nothing the
+    /// session sends afterwards is written.
+    func finish(code: UInt16) {
+        state.value.closing = true
+        transport.finish(channel, last: nil, code: code)
+    }
+
+    /// Writes a frame the transport answers on its own (a WebSocket's pong),
+    /// on the event loop, ahead of the bounded queue: on the descriptor when
+    /// the channel holds none of the connection's bytes, behind them otherwise.
+    func sendControl(_ frame: ByteBuffer) {
+        guard !state.value.closing else { return }
+        transmit(frame, flush: true)
+    }
+
     /// Most that one loop task stages for a client; beyond, messages wait in
     /// the bounded queue (so a task sending a client many messages cannot grow
     /// memory past the queue's bound).
@@ -124,7 +140,7 @@ package final class ClientConnection: Sendable {
     private func enqueue(_ message: Outgoing, view: String?) {
         guard !state.value.closing else { return }
         // Nothing waiting and room in the socket: out with this task's write.
-        if state.value.queue.isEmpty, channel.isWritable, (state.value.staged?.readableBytes ?? 0) < Self.stagingLimit {
+        if state.value.queue.isEmpty, channelTakesMore, (state.value.staged?.readableBytes ?? 0) < Self.stagingLimit {
             Self.stage(message, in: &state.value, framing: framing)
             return scheduleFlush()
         }
@@ -163,6 +179,14 @@ package final class ClientConnection: Sendable {
     /// that was sent much at once) is let go.
     static let spareLimit = 4096
 
+    /// Whether the channel is below its high-water mark. A channel that holds
+    /// none of the connection's bytes is, so with a descriptor the channel is
+    /// asked only when it holds some (asking costs a cache miss or two per
+    /// client, for each of a thousand clients at a keyboard change).
+    private var channelTakesMore: Bool {
+        (socket != nil && state.value.heldByChannel == 0) || channel.isWritable
+    }
+
     /// Writes queued messages while the socket accepts them (it has drained).
     func drain() {
         if writeQueued() { scheduleFlush() }
@@ -172,7 +196,7 @@ package final class ClientConnection: Sendable {
     private func writeQueued() -> Bool {
         guard !state.value.closing else { return false }
         var wrote = false
-        while channel.isWritable, let bytes = state.value.queue.dequeue() {
+        while channelTakesMore, let bytes = state.value.queue.dequeue() {
             transmit(bytes, flush: false)
             wrote = true
         }

@@ -1,3 +1,4 @@
+import Glibc
 import InsetProtocol
 import Logging
 import NIOConcurrencyHelpers
@@ -61,30 +62,20 @@ package final class InsetWebSocketServer: Service, Sendable {
             limits: .derived(
                 descriptorLimit: DescriptorLimit.hard, maximumConnections: limits.maximumConnections,
                 reserve: DescriptorLimit.reserve, requestTimeout: .nanoseconds(limits.handshakeTimeout.totalNanoseconds)))
-        let bootstrap = ServerBootstrap(group: configuration.eventLoopGroup)
-            .serverChannelOption(.backlog, value: 128)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            // As on the Unix socket: out of descriptors, pause accepting rather
-            // than spin on an `accept` that fails at once.
-            .serverChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptPause(refusals: refusals))
-                }
-            }
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
-            // As for socket sessions: messages are short, so each connection's
-            // receive buffer starts at 256 bytes, not NIO's 2 KiB.
-            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
-            .childChannelInitializer { [self] channel in
-                channel.eventLoop.makeCompletedFuture { try self.configure(channel, policy: policy, pending: pending) }
-            }
-        let listener: any Channel
+        let listener: Int32
+        let port: Int
         do {
-            listener = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+            (listener, port) = try TCPListener.open(host: configuration.host, port: configuration.port)
         } catch {
             throw WebSocketListenError(host: configuration.host, port: configuration.port, cause: error)
         }
-        let port = listener.localAddress?.port ?? configuration.port
+        defer { close(listener) }
+        // As on the Unix socket, insetd accepts the connections itself
+        // (`ConnectionAcceptor` says why) and NIO serves each from then on.
+        let acceptor = try ConnectionAcceptor(listener: listener, refusals: refusals) { [self] fd in
+            serve(fd, policy: policy, pending: pending)
+        }
+        try acceptor.start()
         bound.withLockedValue { $0 = port }
         logger.info(
             "WebSocket listening",
@@ -94,10 +85,29 @@ package final class InsetWebSocketServer: Service, Sendable {
                 "unfinishedHTTP": "\(pending.limits.total) (\(pending.limits.perAddress) per address)",
             ])
         try? await gracefulShutdown()
-        try? await listener.close()
+        acceptor.stop()
     }
 
-    private func configure(_ channel: any Channel, policy: WebSocketOriginPolicy, pending: PendingHTTPConnections) throws {
+    /// Makes a channel of the connection insetd accepted on `fd`: HTTP until
+    /// the page asks for the WebSocket (NIO owns the descriptor from here, and
+    /// closes it when the channel cannot be made).
+    private func serve(_ fd: Int32, policy: WebSocketOriginPolicy, pending: PendingHTTPConnections) {
+        _ = ClientBootstrap(group: configuration.eventLoopGroup)
+            .channelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
+            // As for socket sessions: messages are short, so each connection's
+            // receive buffer starts at 256 bytes, not NIO's 2 KiB.
+            .channelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
+            .channelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try self.configure(channel, socket: ConnectedSocket(descriptor: fd), policy: policy, pending: pending)
+                }
+            }
+            .withConnectedSocket(fd)
+    }
+
+    private func configure(
+        _ channel: any Channel, socket: ConnectedSocket, policy: WebSocketOriginPolicy, pending: PendingHTTPConnections
+    ) throws {
         let address = channel.remoteAddress?.ipAddress ?? "-"
         let (ticket, evicted) = pending.admit(channel, address: address)
         if let evicted {
@@ -121,8 +131,11 @@ package final class InsetWebSocketServer: Service, Sendable {
                 // No NIOWebSocketFrameAggregator: browsers send a message this
                 // short as one frame, and the session's handler joins the rare
                 // fragmented one, so no session carries one more handler for it.
+                // Upgraded once NIO has written its 101 response: the channel
+                // holds none of the connection's bytes, so the session may send
+                // on the descriptor.
                 try server.accept(
-                    channel, peer: .webPage(address: address), transport: .webSocket(control: control))
+                    channel, peer: .webPage(address: address), transport: .webSocket(control: control), socket: socket)
             })
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
             withServerUpgrade: (

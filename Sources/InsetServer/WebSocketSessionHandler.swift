@@ -95,8 +95,7 @@ final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandl
             // without limit. RFC 6455 5.5.3 lets an endpoint answer only the
             // latest ping anyway.
             guard context.channel.isWritable else { return }
-            writeFrames(context: context, controlFrame(context: context, .pong, frame.unmaskedData), promise: nil)
-            context.flush()
+            session.connection.sendControl(controlFrame(context: context, .pong, frame.unmaskedData))
         case .pong:
             break
         case .connectionClose:
@@ -217,6 +216,6 @@ final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandl
 
     /// Ends the session after a frame error, with `code`, the transport's way.
     private func finish(context: ChannelHandlerContext, code: UInt16) {
-        session.connection.transport.finish(context.channel, last: nil, code: code)
+        session.connection.finish(code: code)
     }
 }

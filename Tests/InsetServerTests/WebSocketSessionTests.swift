@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import InsetCore
 import InputTestbed
+import InsetProtocol
 import Testing
 
 @testable import InsetServer
@@ -42,6 +43,55 @@ import Testing
             page.send(opcode: 0x9, Array("abc".utf8))
             // 0x8A: final pong.
             #expect(await page.read(5) == [0x8A, 3] + Array("abc".utf8))
+        }
+    }
+
+    /// A page that falls behind and catches up gets every message, each frame
+    /// whole and in order, and the pongs to the pings it sent meanwhile between
+    /// frames, not inside one: a session writes on its descriptor while the
+    /// channel holds none of its bytes and through the channel otherwise, and a
+    /// pong takes the same way.
+    @Test func aPageThatFallsBehindGetsEveryFrameWholeAndInOrder() async throws {
+        try await withPage(capacity: 8192) { running, _, page in
+            let connection = try #require(running.server.connections.first { $0.framing == .messages })
+            let filler = String(repeating: "w", count: 280)
+            let sender = Task.detached {
+                for index in 0..<3000 {
+                    connection.send(.error(ProtocolError(.unknownView, "\(index) \(filler)")))
+                    if index % 300 == 0 { try? await Task.sleep(for: .milliseconds(10)) }
+                }
+            }
+            for ping in 0..<5 {
+                page.send(opcode: 0x9, Array("p\(ping)".utf8))
+                try await Task.sleep(for: .milliseconds(60))
+            }
+            var numbers: [Int] = []
+            var pongs: [String] = []
+            while numbers.count < 3000, let frame = await page.readFrame() {
+                let text = String(decoding: frame.payload, as: UTF8.self)
+                switch frame.opcode {
+                case 0x8A:
+                    pongs.append(text)
+                case 0x81:
+                    guard case .error(let error) = try DaemonMessageDecoder.decode(frame.payload, client: ClientID("page")) else {
+                        Issue.record("not an error: \(text.prefix(80))")
+                        break
+                    }
+                    let words = error.message.split(separator: " ")
+                    #expect(words.count == 2 && words[1] == Substring(filler), "frame \(numbers.count): \(text.prefix(80))")
+                    numbers.append(Int(words.first ?? "") ?? -1)
+                default:
+                    Issue.record("unexpected frame \(frame.opcode): \(text.prefix(80))")
+                }
+                if frame.opcode != 0x8A, frame.opcode != 0x81 { break }
+            }
+            await sender.value
+            #expect(numbers.count == 3000)
+            #expect(numbers.indices.allSatisfy { numbers[$0] == $0 }, "first out of order at \(numbers.indices.first { numbers[$0] != $0 } ?? -1)")
+            // A pong is skipped while the channel is over its high-water mark;
+            // those sent are whole, in the order of their pings.
+            #expect(pongs.allSatisfy { $0.count == 2 && $0.hasPrefix("p") })
+            #expect(pongs == pongs.sorted())
         }
     }
 
@@ -162,10 +212,10 @@ import Testing
     /// A server, its WebSocket on a loopback port, a socket client and a page,
     /// both past hello (the page's welcome read) unless `hello` is false.
     private func withPage(
-        limits: ConnectionLimits = ConnectionLimits(), hello: Bool = true,
+        limits: ConnectionLimits = ConnectionLimits(), capacity: Int = 256, hello: Bool = true,
         _ body: (RunningServer, LineClient?, PageClient) async throws -> Void
     ) async throws {
-        let running = try await RunningServer(limits: limits)
+        let running = try await RunningServer(capacity: capacity, limits: limits)
         let (port, task) = try await webSocket(of: running)
         defer { task.cancel() }
         let page = try await PageClient.connect(port: port)
