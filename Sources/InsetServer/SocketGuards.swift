@@ -107,38 +107,3 @@ final class RefusingHandler: ChannelInboundHandler, Sendable {
             context.channel, last: transport.framing.wire(DaemonMessage.bye(reason: reason).lineBytes()), code: 1013)
     }
 }
-
-/// Pauses accepting for a moment when `accept` fails for want of descriptors or
-/// memory (EMFILE, ENFILE, ENOBUFS, ENOMEM), and logs why.
-///
-/// Why not NIO's `AcceptBackoffHandler` alone: it only delays the next `read`,
-/// but after a failed `accept` the listening socket stays registered for
-/// readability with a read still pending, so epoll wakes the loop at once, again
-/// and again (a core at 100 %). Turning `autoRead` off takes the socket out of
-/// epoll until the pause is over; by then sessions may have ended (the hello
-/// deadline closes idle ones) and freed descriptors.
-final class AcceptPause: ChannelInboundHandler, Sendable {
-    typealias InboundIn = any Channel
-    typealias InboundOut = any Channel
-
-    private let pause: TimeAmount
-    private let refusals: RefusalLog
-
-    init(pause: TimeAmount = .milliseconds(250), refusals: RefusalLog) {
-        self.pause = pause
-        self.refusals = refusals
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard let code = (error as? IOError)?.errnoCode,
-            [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(code)
-        else { return context.fireErrorCaught(error) }
-        refusals.refused("accept failed: \(String(cString: strerror(code))); pausing accept", metadata: ["errno": "\(code)"])
-        let channel = context.channel
-        guard (try? channel.syncOptions?.getOption(.autoRead)) == true else { return }
-        try? channel.syncOptions?.setOption(.autoRead, value: false)
-        channel.eventLoop.scheduleTask(in: pause) {
-            try? channel.syncOptions?.setOption(.autoRead, value: true)
-        }
-    }
-}
