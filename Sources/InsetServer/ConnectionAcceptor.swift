@@ -1,6 +1,7 @@
 import Glibc
 import InsetSocket
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// Accepts connections on a listening socket, on a thread of its own, and hands
 /// each connected descriptor on (to NIO, which owns the connection from then).
@@ -15,21 +16,34 @@ import NIOConcurrencyHelpers
 /// fails at once every time it is tried: the thread pauses for a moment
 /// instead of spinning a core, and tries again once sessions may have ended
 /// (the hello deadline closes idle ones) and freed some.
+///
+/// The thread keeps pace with the event loop: at most `handOverLimit`
+/// connections are on their way to NIO at a time (accepted, not yet made
+/// channels). A flood of connections is then taken at the rate the loop admits
+/// them, refuses them or closes the oldest unfinished ones, as when the loop
+/// accepted them itself; a thread accepting freely would hold every queued
+/// connection's descriptor at once and run insetd out of them.
 final class ConnectionAcceptor: Sendable {
     /// How long accepting pauses after it failed for want of resources.
     static let pauseMilliseconds: Int32 = 250
+    /// Connections handed to NIO and not yet channels, at most.
+    static let handOverLimit = 16
 
     private let listener: Int32
     /// Written to by `stop()`; the thread waits on it beside the listener.
     private let wake: (read: Int32, write: Int32)
     private let refusals: RefusalLog
-    private let accepted: @Sendable (Int32) -> Void
+    private let accepted: @Sendable (Int32) -> EventLoopFuture<Void>
     private let thread = NIOLockedValueBox<pthread_t?>(nil)
+    private let handingOver = NIOLockedValueBox(0)
 
     /// `listener` stays the caller's to close (after `stop()`); it is made
     /// non-blocking. `accepted` gets each connection's descriptor, non-blocking
-    /// and close-on-exec, on the acceptor's thread; it owns the descriptor.
-    init(listener: Int32, refusals: RefusalLog, accepted: @escaping @Sendable (Int32) -> Void) throws(ServerError) {
+    /// and close-on-exec, on the acceptor's thread; it owns the descriptor, and
+    /// its future completes once the connection is a channel (or failed to be).
+    init(
+        listener: Int32, refusals: RefusalLog, accepted: @escaping @Sendable (Int32) -> EventLoopFuture<Void>
+    ) throws(ServerError) {
         let flags = fcntl(listener, F_GETFL)
         guard flags >= 0, fcntl(listener, F_SETFL, flags | O_NONBLOCK) == 0 else {
             throw ServerError("make the listening socket non-blocking", errno: errno)
@@ -82,18 +96,27 @@ final class ConnectionAcceptor: Sendable {
             guard poll(&watched, 2, -1) >= 0 || errno == EINTR else { return }
             if watched[1].revents != 0 { return }
             guard watched[0].revents != 0 else { continue }
-            if case .pause = acceptAll(), waitForStop(milliseconds: Self.pauseMilliseconds) { return }
+            switch acceptAll() {
+            case .drained: continue
+            case .stopped: return
+            case .pause: if waitForStop(milliseconds: Self.pauseMilliseconds) { return }
+            }
         }
     }
 
-    private enum Outcome { case drained, pause }
+    private enum Outcome { case drained, pause, stopped }
 
     /// Accepts until none is waiting, or accepting fails for want of resources.
     private func acceptAll() -> Outcome {
         while true {
+            // The loop catches up first (a millisecond at a time, for `stop()`).
+            while handingOver.withLockedValue({ $0 >= Self.handOverLimit }) {
+                if waitForStop(milliseconds: 1) { return .stopped }
+            }
             let fd = UnixSocket.acceptConnection(on: listener)
             if fd >= 0 {
-                accepted(fd)
+                handingOver.withLockedValue { $0 += 1 }
+                accepted(fd).whenComplete { [handingOver] _ in handingOver.withLockedValue { $0 -= 1 } }
                 continue
             }
             let error = errno

@@ -139,8 +139,8 @@ package final class InsetServer: Service, Sendable {
 
     /// Makes a channel of the connection insetd accepted on `fd` (NIO owns the
     /// descriptor from here, and closes it when the channel cannot be made).
-    private func serve(_ fd: Int32) {
-        _ = ClientBootstrap(group: group)
+    private func serve(_ fd: Int32) -> EventLoopFuture<Void> {
+        ClientBootstrap(group: group)
             .channelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
             // Each connection keeps its receive buffer between reads. Client lines
             // are short, so start at 256 bytes instead of NIO's 2 KiB (1.8 MiB
@@ -151,7 +151,7 @@ package final class InsetServer: Service, Sendable {
                     try self.accept(channel, peer: .local(peer), socket: ConnectedSocket(descriptor: fd))
                 }
             }
-            .withConnectedSocket(fd)
+            .withConnectedSocket(fd).map { _ in }
     }
 
     private func markListening() {

@@ -91,8 +91,10 @@ package final class InsetWebSocketServer: Service, Sendable {
     /// Makes a channel of the connection insetd accepted on `fd`: HTTP until
     /// the page asks for the WebSocket (NIO owns the descriptor from here, and
     /// closes it when the channel cannot be made).
-    private func serve(_ fd: Int32, policy: WebSocketOriginPolicy, pending: PendingHTTPConnections) {
-        _ = ClientBootstrap(group: configuration.eventLoopGroup)
+    private func serve(_ fd: Int32, policy: WebSocketOriginPolicy, pending: PendingHTTPConnections)
+        -> EventLoopFuture<Void>
+    {
+        ClientBootstrap(group: configuration.eventLoopGroup)
             .channelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
             // As for socket sessions: messages are short, so each connection's
             // receive buffer starts at 256 bytes, not NIO's 2 KiB.
@@ -102,7 +104,7 @@ package final class InsetWebSocketServer: Service, Sendable {
                     try self.configure(channel, socket: ConnectedSocket(descriptor: fd), policy: policy, pending: pending)
                 }
             }
-            .withConnectedSocket(fd)
+            .withConnectedSocket(fd).map { _ in }
     }
 
     private func configure(

@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import InsetSocket
 import Logging
+import NIOCore
+import NIOPosix
 import NIOConcurrencyHelpers
 import Testing
 
@@ -11,6 +13,8 @@ import Testing
 /// NIO (non-blocking) and never inherited by a child (close-on-exec), and none
 /// is handed on once `stop()` has returned.
 @Suite struct ConnectionAcceptorTests {
+    private static let loop = MultiThreadedEventLoopGroup.singleton.any()
+
     private static func path() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("insetd-accept-\(UUID().uuidString.prefix(8)).sock").path
     }
@@ -33,6 +37,7 @@ import Testing
         let accepted = NIOLockedValueBox<[Int32]>([])
         let acceptor = try ConnectionAcceptor(listener: listener, refusals: RefusalLog(logger: Logger(label: "test"))) { fd in
             accepted.withLockedValue { $0.append(fd) }
+            return Self.loop.makeSucceededVoidFuture()
         }
         try acceptor.start()
         let clients = try (0..<5).map { _ in try UnixSocket.connect(path) }
@@ -51,6 +56,41 @@ import Testing
         accepted.withLockedValue { $0.forEach { close($0) } }
     }
 
+    /// No more than `handOverLimit` connections are on their way to the event
+    /// loop at once: under a flood the thread waits for the loop instead of
+    /// taking every queued connection's descriptor.
+    @Test func theThreadWaitsForTheLoopToTakeWhatItHandedOver() async throws {
+        let path = Self.path()
+        let listener = try UnixSocket.bind(path)
+        defer {
+            close(listener)
+            unlink(path)
+        }
+        let handed = NIOLockedValueBox<[(fd: Int32, channel: EventLoopPromise<Void>)]>([])
+        let acceptor = try ConnectionAcceptor(listener: listener, refusals: RefusalLog(logger: Logger(label: "test"))) { fd in
+            let promise = Self.loop.makePromise(of: Void.self)
+            handed.withLockedValue { $0.append((fd, promise)) }
+            return promise.futureResult
+        }
+        try acceptor.start()
+        let clients = try (0..<40).map { _ in try UnixSocket.connect(path) }
+        defer { clients.forEach { close($0) } }
+        #expect(await Self.eventually { handed.withLockedValue { $0.count } == 16 })
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(handed.withLockedValue { $0.count } == 16, "handed over beyond the limit")
+
+        // The loop takes them, and the rest follow.
+        var completed = 0
+        while completed < 40, await Self.eventually({ handed.withLockedValue { $0.count } > completed }) {
+            let next = handed.withLockedValue { Array($0[completed...]) }
+            next.forEach { $0.channel.succeed() }
+            completed += next.count
+        }
+        #expect(completed == 40)
+        acceptor.stop()
+        handed.withLockedValue { $0.forEach { close($0.fd) } }
+    }
+
     /// `accept` failing at once (here: not a socket at all, which polls
     /// readable for ever) pauses the thread instead of spinning it, and a
     /// pause does not hold up `stop()`.
@@ -63,6 +103,7 @@ import Testing
         let handedOn = NIOLockedValueBox(0)
         let acceptor = try ConnectionAcceptor(listener: ends[0], refusals: RefusalLog(logger: Logger(label: "test"))) { _ in
             handedOn.withLockedValue { $0 += 1 }
+            return Self.loop.makeSucceededVoidFuture()
         }
         try acceptor.start()
         try await Task.sleep(for: .milliseconds(600))
