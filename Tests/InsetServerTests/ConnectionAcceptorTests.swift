@@ -15,8 +15,15 @@ import Testing
 @Suite struct ConnectionAcceptorTests {
     private static let loop = MultiThreadedEventLoopGroup.singleton.any()
 
-    private static func path() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("insetd-accept-\(UUID().uuidString.prefix(8)).sock").path
+    /// A listening socket on a fresh path.
+    private static func listener() throws -> (path: String, descriptor: Int32) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("insetd-accept-\(UUID().uuidString.prefix(8)).sock").path
+        return (path, try UnixSocket.bind(path))
+    }
+
+    private static func remove(_ path: String, _ listener: Int32) {
+        close(listener)
+        unlink(path)
     }
 
     private static func eventually(_ condition: () -> Bool) async -> Bool {
@@ -28,12 +35,8 @@ import Testing
     }
 
     @Test func everyConnectionIsHandedOnNonBlockingAndCloseOnExec() async throws {
-        let path = Self.path()
-        let listener = try UnixSocket.bind(path)
-        defer {
-            close(listener)
-            unlink(path)
-        }
+        let (path, listener) = try Self.listener()
+        defer { Self.remove(path, listener) }
         let accepted = NIOLockedValueBox<[Int32]>([])
         let acceptor = try ConnectionAcceptor(listener: listener, refusals: RefusalLog(logger: Logger(label: "test"))) { fd in
             accepted.withLockedValue { $0.append(fd) }
@@ -60,12 +63,8 @@ import Testing
     /// loop at once: under a flood the thread waits for the loop instead of
     /// taking every queued connection's descriptor.
     @Test func theThreadWaitsForTheLoopToTakeWhatItHandedOver() async throws {
-        let path = Self.path()
-        let listener = try UnixSocket.bind(path)
-        defer {
-            close(listener)
-            unlink(path)
-        }
+        let (path, listener) = try Self.listener()
+        defer { Self.remove(path, listener) }
         let handed = NIOLockedValueBox<[(fd: Int32, channel: EventLoopPromise<Void>)]>([])
         let acceptor = try ConnectionAcceptor(listener: listener, refusals: RefusalLog(logger: Logger(label: "test"))) { fd in
             let promise = Self.loop.makePromise(of: Void.self)
