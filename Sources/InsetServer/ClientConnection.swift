@@ -211,9 +211,10 @@ package final class ClientConnection: Sendable {
         var rest = bytes
         var written: EventLoopPromise<Void>?
         if let socket {
-            if state.value.heldByChannel == 0, channel.isActive, case .bytes(let count) = socket.send(rest) {
-                if count == rest.readableBytes { return }
-                rest.moveReaderIndex(forwardBy: count)
+            if state.value.heldByChannel == 0, channel.isActive {
+                let sent = socket.send(rest)
+                if sent == rest.readableBytes { return }
+                rest.moveReaderIndex(forwardBy: sent)
             }
             state.value.heldByChannel += 1
             written = channel.eventLoop.makePromise(of: Void.self)

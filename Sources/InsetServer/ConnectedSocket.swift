@@ -11,27 +11,14 @@ import NIOCore
 struct ConnectedSocket: Sendable {
     let descriptor: Int32
 
-    /// What one `send(2)` did.
-    enum Sent: Equatable {
-        /// This many bytes went (the socket may have taken fewer than offered).
-        case bytes(Int)
-        /// The socket's buffer is full.
-        case wouldBlock
-        /// The connection failed (its peer went, mostly): the channel finds out
-        /// on its own write and closes it the usual way.
-        case failed(errno: Int32)
-    }
-
-    /// Sends what `buffer` holds, without waiting and without `SIGPIPE`.
-    func send(_ buffer: ByteBuffer) -> Sent {
+    /// Sends what `buffer` holds, without waiting and without `SIGPIPE`, and
+    /// says how many bytes went: fewer than offered when the socket's buffer
+    /// filled, none when it was full or the connection failed (its peer went,
+    /// mostly: the channel finds out on its own write and closes it the usual way).
+    func send(_ buffer: ByteBuffer) -> Int {
         let sent = buffer.withUnsafeReadableBytes { bytes in
             Glibc.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
         }
-        if sent >= 0 { return .bytes(sent) }
-        return switch errno {
-        case EAGAIN, EWOULDBLOCK: .wouldBlock
-        case EINTR: .bytes(0)
-        case let error: .failed(errno: error)
-        }
+        return max(sent, 0)
     }
 }

@@ -140,18 +140,25 @@ package final class InsetServer: Service, Sendable {
     /// Makes a channel of the connection insetd accepted on `fd` (NIO owns the
     /// descriptor from here, and closes it when the channel cannot be made).
     private func serve(_ fd: Int32) -> EventLoopFuture<Void> {
-        ClientBootstrap(group: group)
-            .channelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
-            // Each connection keeps its receive buffer between reads. Client lines
-            // are short, so start at 256 bytes instead of NIO's 2 KiB (1.8 MiB
-            // less with 1000 clients); a client that sends more grows its own.
-            .channelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
+        Self.connectionBootstrap(group: group)
             .channelInitializer { [self] channel in
                 Self.credentials(of: channel).flatMapThrowing { peer in
                     try self.accept(channel, peer: .local(peer), socket: ConnectedSocket(descriptor: fd))
                 }
             }
             .withConnectedSocket(fd).map { _ in }
+    }
+
+    /// What every accepted connection's channel is given, on either
+    /// transport: a 64 KiB high-water mark before the bounded queue takes
+    /// over, and a receive buffer that starts small. Each connection keeps its
+    /// receive buffer between reads; messages from clients are short, so it
+    /// starts at 256 bytes instead of NIO's 2 KiB (1.8 MiB less with 1000
+    /// clients), and a client that sends more grows its own.
+    static func connectionBootstrap(group: any EventLoopGroup) -> ClientBootstrap {
+        ClientBootstrap(group: group)
+            .channelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
+            .channelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
     }
 
     private func markListening() {

@@ -94,11 +94,7 @@ package final class InsetWebSocketServer: Service, Sendable {
     private func serve(_ fd: Int32, policy: WebSocketOriginPolicy, pending: PendingHTTPConnections)
         -> EventLoopFuture<Void>
     {
-        ClientBootstrap(group: configuration.eventLoopGroup)
-            .channelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
-            // As for socket sessions: messages are short, so each connection's
-            // receive buffer starts at 256 bytes, not NIO's 2 KiB.
-            .channelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
+        InsetServer.connectionBootstrap(group: configuration.eventLoopGroup)
             .channelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
                     try self.configure(channel, socket: ConnectedSocket(descriptor: fd), policy: policy, pending: pending)
