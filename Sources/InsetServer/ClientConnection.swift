@@ -77,9 +77,10 @@ package final class ClientConnection: Sendable {
 
     /// Queues a message encoded and framed for this connection already: a
     /// broadcast is encoded once, framed once per framing (`SharedLine`), and
-    /// that buffer shared by every client, not copied per client.
-    package func send(framed bytes: ByteBuffer) {
-        send(.framed(bytes), coalescingView: nil)
+    /// that buffer shared by every client, not copied per client. `view`: the
+    /// view an adjustment is for (it replaces an unsent one for the same view).
+    package func send(framed bytes: ByteBuffer, coalescingView view: String? = nil) {
+        send(.framed(bytes), coalescingView: view)
     }
 
     /// A message on its way to the connection: a client's own line is framed
@@ -161,11 +162,11 @@ package final class ClientConnection: Sendable {
     /// Adds `message` to the loop task's buffer: the connection's own,
     /// reused from task to task; a broadcast's shared bytes are copied in.
     private static func stage(_ message: Outgoing, in state: inout State, framing: SessionFraming) {
-        var buffer = state.staged.take() ?? state.spare.take().map { spare in
-            var buffer = spare
-            buffer.clear()
-            return buffer
-        } ?? ByteBuffer()
+        let startsTask = state.staged == nil
+        // Taken, not copied: a buffer referenced twice would copy itself on
+        // the first write (a copy and a free per client, each change).
+        var buffer = state.staged.take() ?? state.spare.take() ?? ByteBuffer()
+        if startsTask { buffer.clear() }  // the spare holds an earlier task's bytes, all sent
         switch message {
         case .framed(let bytes):
             buffer.writeImmutableBuffer(bytes)

@@ -72,7 +72,12 @@ final class ClientRegistry: Sendable {
 
 extension InsetServer: ClientOutbox {
     package func send(_ message: DaemonMessage, to client: ClientID) {
-        registry.connection(client)?.send(message)
+        guard let connection = registry.connection(client) else { return }
+        if case .adjustment(let view, let adjustment) = message {
+            connection.send(framed: adjustmentLines.wire(view: view, adjustment, for: connection.framing), coalescingView: view)
+        } else {
+            connection.send(message)
+        }
     }
 
     package func send(line: [UInt8], to client: ClientID) {

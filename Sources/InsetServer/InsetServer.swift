@@ -57,6 +57,7 @@ package final class InsetServer: Service, Sendable {
     private let logger: Logger
     private let group: any EventLoopGroup
     let registry = ClientRegistry()
+    let adjustmentLines = AdjustmentLines()
     private let nextClient = NIOLockedValueBox(1)
     /// One per event loop its clients are served on.
     private let pendingFlushes = NIOLockedValueBox([ObjectIdentifier: PendingFlushes]())

@@ -1,0 +1,41 @@
+import InsetCore
+import InsetProtocol
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// The last adjustment line the server encoded, kept to send again: clients
+/// that register the same view (many pages of one kiosk app, the same phone
+/// layout) get the same adjustment at a keyboard change, which is then encoded
+/// once and framed once per framing, not once per client.
+///
+/// An adjustment's line does not name its client (a client reads its own
+/// adjustments), so two adjustments that differ only in the client they are
+/// for have the same line.
+final class AdjustmentLines: Sendable {
+    private struct Entry {
+        var adjustment: ViewAdjustment
+        var view: String
+        var line: SharedLine
+    }
+
+    private let last = NIOLockedValueBox<Entry?>(nil)
+
+    /// `.adjustment(view:adjustment)`'s line as `framing` sends it.
+    func wire(view: String, _ adjustment: ViewAdjustment, for framing: SessionFraming) -> ByteBuffer {
+        last.withLockedValue { last in
+            if last.map({ $0.view != view || !Self.sameLine($0.adjustment, adjustment) }) ?? true {
+                let line = DaemonMessage.adjustment(view: view, adjustment).lineBytes()
+                last = Entry(adjustment: adjustment, view: view, line: SharedLine(line))
+            }
+            return last!.line.wire(for: framing)
+        }
+    }
+
+    /// Whether the two adjustments are written as the same line: equal but for
+    /// the client they are for.
+    private static func sameLine(_ a: ViewAdjustment, _ b: ViewAdjustment) -> Bool {
+        var b = b
+        b.view.client = a.view.client
+        return a == b
+    }
+}
