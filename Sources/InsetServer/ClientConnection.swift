@@ -38,6 +38,10 @@ package final class ClientConnection: Sendable {
     let transport: SessionTransport
     let framing: SessionFraming
     let channel: any Channel
+    /// The channel's event loop, kept here: a send asks it whether it runs the
+    /// caller, and asking the channel costs a cache miss per client at a
+    /// keyboard change (the channel is a large object the change does not touch).
+    private let eventLoop: any EventLoop
     /// The connection's descriptor when insetd accepted it (the Unix socket):
     /// staged bytes are sent on it directly. Nil: everything goes through NIO.
     private let socket: ConnectedSocket?
@@ -54,10 +58,11 @@ package final class ClientConnection: Sendable {
         self.transport = transport
         framing = transport.framing
         self.channel = channel
+        eventLoop = channel.eventLoop
         self.socket = socket
         self.pendingFlushes = pendingFlushes
         self.logger = logger
-        state = NIOLoopBoundBox(State(queue: OutboundQueue(capacity: capacity)), eventLoop: channel.eventLoop)
+        state = NIOLoopBoundBox(State(queue: OutboundQueue(capacity: capacity)), eventLoop: eventLoop)
     }
 
     /// Why insetd closed the connection, nil when it did not. On the event loop only.
@@ -93,10 +98,10 @@ package final class ClientConnection: Sendable {
 
     private func send(_ message: Outgoing, coalescingView view: String?) {
         // The daemon's core runs on this event loop: no task hop per client.
-        if channel.eventLoop.inEventLoop {
+        if eventLoop.inEventLoop {
             enqueue(message, view: view)
         } else {
-            channel.eventLoop.execute { self.enqueue(message, view: view) }
+            eventLoop.execute { self.enqueue(message, view: view) }
         }
     }
 
@@ -105,7 +110,7 @@ package final class ClientConnection: Sendable {
     /// read). `code` is a WebSocket's close code.
     package func close(after message: DaemonMessage? = nil, code: UInt16 = 1000) {
         let bytes = message.map { framing.wire($0.lineBytes()) }
-        channel.eventLoop.execute {
+        eventLoop.execute {
             guard !self.state.value.closing else { return }
             self.state.value.closing = true
             switch message {
@@ -218,7 +223,7 @@ package final class ClientConnection: Sendable {
                 rest.moveReaderIndex(forwardBy: sent)
             }
             state.value.heldByChannel += 1
-            written = channel.eventLoop.makePromise(of: Void.self)
+            written = eventLoop.makePromise(of: Void.self)
             written!.futureResult.whenComplete { _ in self.state.value.heldByChannel -= 1 }
         }
         if flush {

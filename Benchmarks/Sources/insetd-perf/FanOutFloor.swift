@@ -96,14 +96,17 @@ extension PerfRun {
     }
 
     /// The floor's CPU per change with `total` clients, timed as `timeChanges` times insetd.
-    func floorCost(binary: String, transport: FanOutFloor.Transport, writes: [[UInt8]], total: Int, changes: Int)
-        throws -> UInt64
-    {
+    /// `profiled`: the timed changes are recorded by a profiler (`ProfilerControl`).
+    func floorCost(
+        binary: String, transport: FanOutFloor.Transport, writes: [[UInt8]], total: Int, changes: Int,
+        profiled: Bool = false
+    ) throws -> UInt64 {
         let floor = try FanOutFloor(binary: binary, transport: transport, directory: directory, writes: writes)
         let fleet = ClientFleet()
         while fleet.count < total { fleet.add(try floor.connect()) }
         pause(nanoseconds: 200_000_000)
         let before = floor.probe.counters()
+        if profiled { ProfilerControl.enable() }
         for _ in 0..<changes {
             try floor.change()
             _ = try fleet.waitUntilEveryClientReads(#""type":"adjustment""#)
@@ -111,6 +114,7 @@ extension PerfRun {
             _ = try fleet.discardAll()
         }
         let cost = floor.probe.counters().since(before).cpuNanoseconds / UInt64(changes)
+        if profiled { ProfilerControl.disable() }
         fleet.disconnectAll()
         return cost
     }

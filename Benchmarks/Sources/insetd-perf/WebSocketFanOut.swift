@@ -28,11 +28,14 @@ extension PerfRun {
         let pages = try addFleet(total) { try daemon.connectWebSocket(port: webSocketPort, view: true) }
         let afterPages = daemon.probe.residentKibibytes
         try disconnect(sockets, from: daemon, leaving: baseDescriptors + total)
+        ProfilerControl.enable()
         let (samples, withPages) = try timeChanges(daemon, timing: pages, draining: [socketClients], count: changes)
+        ProfilerControl.disable()
         if let fanoutFloor {
             let writes = try recordTwoChanges(on: pages.clients[0])
             let floor = try floorCost(
-                binary: fanoutFloor, transport: .webSocket, writes: writes, total: total, changes: changes)
+                binary: fanoutFloor, transport: .webSocket, writes: writes, total: total, changes: changes,
+                profiled: true)
             let sessions = withPages.cpu - min(base.cpu, withPages.cpu)
             report.add(
                 "P2ws", "insetd CPU per change for \(total) WebSocket sessions / the C floor's (`fanout-floor`: as many peers on loopback TCP, the same frames, one write per peer)",
