@@ -308,17 +308,23 @@ final class DaemonCore {
     private func route(_ step: PipelineStep) {
         tracer?.record(outputs: step.outputs)
         timeline.note(step.outputs)
+        // Notifications in a row (an animation's completion and the next
+        // change's will) reach every client in one pass over the clients.
+        var notifications: [BroadcastLine] = []
         for timed in step.outputs {
             switch timed.output {
             case .keyboard(let note):
                 // Encoded once for the focus owner and once for everyone else.
                 let remote = DaemonMessage.keyboard(note, isLocal: false).lineBytes()
                 let local = note.focusOwner.map { [$0: DaemonMessage.keyboard(note, isLocal: true).lineBytes()] } ?? [:]
-                outbox.broadcast(remote, replacing: local)
+                notifications.append(BroadcastLine(remote, replacing: local))
             case .adjustment(let adjustment):
+                if !notifications.isEmpty { outbox.broadcast(notifications) }
+                notifications = []
                 outbox.send(.adjustment(view: adjustment.view.name, adjustment), to: adjustment.view.client)
             }
         }
+        if !notifications.isEmpty { outbox.broadcast(notifications) }
     }
 
     private var snapshot: StateSnapshot {

@@ -14,9 +14,10 @@ package protocol ClientOutbox: AnyObject, Sendable {
     func send(_ message: DaemonMessage, to client: ClientID)
     /// One line encoded elsewhere (a timeline entry) to one client.
     func send(line: [UInt8], to client: ClientID)
-    /// One encoded line to every client that said hello; a client in `special`
-    /// gets its own line instead (the keyboard notification's `isLocal`).
-    func broadcast(_ line: [UInt8], replacing special: [ClientID: [UInt8]])
+    /// Encoded lines to every client that said hello, each client getting all
+    /// of them in order (in one pass over the clients); a client in a line's
+    /// `special` gets its own line instead (the keyboard notification's `isLocal`).
+    func broadcast(_ lines: [BroadcastLine])
     /// One encoded line to the clients subscribed to `topic`.
     func publish(_ line: [UInt8], to topic: Topic)
     func subscribe(_ client: ClientID, to topics: [Topic])
@@ -24,6 +25,25 @@ package protocol ClientOutbox: AnyObject, Sendable {
     func isConnected(_ client: ClientID) -> Bool
     /// Clients that have completed `hello`.
     var clientCount: Int { get }
+}
+
+extension ClientOutbox {
+    /// One encoded line to every client that said hello (`broadcast(_:)`).
+    func broadcast(_ line: [UInt8], replacing special: [ClientID: [UInt8]]) {
+        broadcast([BroadcastLine(line, replacing: special)])
+    }
+}
+
+/// One line of a broadcast: what every client that said hello gets, and the
+/// clients that get a line of their own instead.
+package struct BroadcastLine: Sendable {
+    package var line: [UInt8]
+    package var special: [ClientID: [UInt8]]
+
+    package init(_ line: [UInt8], replacing special: [ClientID: [UInt8]] = [:]) {
+        self.line = line
+        self.special = special
+    }
 }
 
 /// The server's clients: every connection, whether it said hello, and what it
@@ -35,37 +55,53 @@ final class ClientRegistry: Sendable {
         var topics: Set<Topic> = []
     }
 
-    private let entries = NIOLockedValueBox([ClientID: Entry]())
+    private struct Members {
+        var entries: [ClientID: Entry] = [:]
+        /// The joined connections, kept between changes of who has joined: a
+        /// broadcast walks this array instead of building one from `entries`.
+        var joined: [ClientConnection]?
+    }
+
+    private let members = NIOLockedValueBox(Members())
 
     func add(_ connection: ClientConnection) {
-        entries.withLockedValue { $0[connection.id] = Entry(connection: connection) }
+        members.withLockedValue { $0.entries[connection.id] = Entry(connection: connection) }
     }
 
     func remove(_ id: ClientID) {
-        _ = entries.withLockedValue { $0.removeValue(forKey: id) }
+        members.withLockedValue { members in
+            if members.entries.removeValue(forKey: id)?.joined == true { members.joined = nil }
+        }
     }
 
     func markJoined(_ id: ClientID) {
-        entries.withLockedValue { $0[id]?.joined = true }
+        members.withLockedValue { members in
+            guard members.entries[id] != nil else { return }
+            members.entries[id]!.joined = true
+            members.joined = nil
+        }
     }
 
-    func connection(_ id: ClientID) -> ClientConnection? { entries.withLockedValue { $0[id]?.connection } }
+    func connection(_ id: ClientID) -> ClientConnection? { members.withLockedValue { $0.entries[id]?.connection } }
 
-    var connections: [ClientConnection] { entries.withLockedValue { $0.values.map(\.connection) } }
-    var count: Int { entries.withLockedValue { $0.count } }
-    var joinedCount: Int { entries.withLockedValue { $0.values.count { $0.joined } } }
+    var connections: [ClientConnection] { members.withLockedValue { $0.entries.values.map(\.connection) } }
+    var count: Int { members.withLockedValue { $0.entries.count } }
+    var joinedCount: Int { members.withLockedValue { $0.entries.values.count { $0.joined } } }
 
     func subscribe(_ id: ClientID, to topics: [Topic]) {
-        entries.withLockedValue { $0[id]?.topics.formUnion(topics) }
+        members.withLockedValue { $0.entries[id]?.topics.formUnion(topics) }
     }
 
     /// The joined connections, with whether each is subscribed to `topic`.
     func joined(subscribedTo topic: Topic? = nil) -> [ClientConnection] {
-        entries.withLockedValue { entries in
-            entries.values.compactMap { entry in
+        members.withLockedValue { members in
+            if topic == nil, let joined = members.joined { return joined }
+            let joined = members.entries.values.compactMap { entry -> ClientConnection? in
                 guard entry.joined, topic.map(entry.topics.contains) ?? true else { return nil }
                 return entry.connection
             }
+            if topic == nil { members.joined = joined }
+            return joined
         }
     }
 }
@@ -85,14 +121,16 @@ extension InsetServer: ClientOutbox {
         connection.send(framed: connection.framing.wire(line))
     }
 
-    package func broadcast(_ line: [UInt8], replacing special: [ClientID: [UInt8]]) {
+    package func broadcast(_ lines: [BroadcastLine]) {
         // Encoded once, framed once per framing: every client's queue shares the buffer.
-        var shared = SharedLine(line)
+        var shared = lines.map { SharedLine($0.line) }
         for connection in registry.joined() {
-            if !special.isEmpty, let own = special[connection.id] {
-                connection.send(framed: connection.framing.wire(own))
-            } else {
-                connection.send(framed: shared.wire(for: connection.framing))
+            for index in lines.indices {
+                if !lines[index].special.isEmpty, let own = lines[index].special[connection.id] {
+                    connection.send(framed: connection.framing.wire(own))
+                } else {
+                    connection.send(framed: shared[index].wire(for: connection.framing))
+                }
             }
         }
     }

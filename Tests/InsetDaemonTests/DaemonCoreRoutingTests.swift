@@ -34,10 +34,10 @@ import Testing
             state.withLock { $0.lines[client, default: []].append(line) }
         }
 
-        func broadcast(_ line: [UInt8], replacing special: [ClientID: [UInt8]]) {
+        func broadcast(_ lines: [BroadcastLine]) {
             state.withLock { state in
                 for client in state.joined where !state.gone.contains(client) {
-                    state.lines[client, default: []].append(special[client] ?? line)
+                    for line in lines { state.lines[client, default: []].append(line.special[client] ?? line.line) }
                 }
             }
         }

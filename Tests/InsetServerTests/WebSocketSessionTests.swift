@@ -38,6 +38,22 @@ import Testing
         }
     }
 
+    /// Lines broadcast together reach each client in order, each in its own
+    /// frame on the WebSocket, a client's own line in its place.
+    @Test func linesBroadcastTogetherArriveInOrderOnBothTransports() async throws {
+        try await withPage { running, socket, page in
+            let clients = running.server.registry.joined().map(\.id)
+            let pageClient = try #require(clients.first { running.server.registry.connection($0)?.framing == .messages })
+            running.server.broadcast([
+                BroadcastLine(Array(#"{"a":1}"#.utf8) + [10]),
+                BroadcastLine(Array(#"{"b":2}"#.utf8) + [10], replacing: [pageClient: Array(#"{"c":33}"#.utf8) + [10]]),
+            ])
+            #expect(await socket?.readLine() == #"{"a":1}"#)
+            #expect(await socket?.readLine() == #"{"b":2}"#)
+            #expect(await page.read(19) == [0x81, 7] + Array(#"{"a":1}"#.utf8) + [0x81, 8] + Array(#"{"c":33}"#.utf8))
+        }
+    }
+
     @Test func aPingIsAnsweredWithItsPayload() async throws {
         try await withPage { _, _, page in
             page.send(opcode: 0x9, Array("abc".utf8))

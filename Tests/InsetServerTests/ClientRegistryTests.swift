@@ -1,0 +1,49 @@
+import InsetCore
+import InsetProtocol
+import Logging
+import NIOEmbedded
+import Testing
+
+@testable import InsetServer
+
+/// Who a broadcast reaches: the clients that said hello and are still
+/// connected, as of the broadcast, however often the list was asked for before.
+@Suite struct ClientRegistryTests {
+    static func connection(_ id: String, on channel: EmbeddedChannel) -> ClientConnection {
+        ClientConnection(
+            id: ClientID(id), peer: .local(nil), channel: channel, capacity: 8,
+            pendingFlushes: PendingFlushes(eventLoop: channel.eventLoop), logger: Logger(label: "test"))
+    }
+
+    @Test func theJoinedFollowJoiningAndLeaving() {
+        let channel = EmbeddedChannel()
+        let registry = ClientRegistry()
+        let ids = ["c1", "c2", "c3"]
+        for id in ids { registry.add(Self.connection(id, on: channel)) }
+        #expect(registry.joined().isEmpty)
+        registry.markJoined(ClientID("c1"))
+        registry.markJoined(ClientID("c3"))
+        #expect(Set(registry.joined().map(\.id.rawValue)) == ["c1", "c3"])
+        #expect(Set(registry.joined().map(\.id.rawValue)) == ["c1", "c3"])  // asked again: the same
+        registry.markJoined(ClientID("c2"))
+        #expect(Set(registry.joined().map(\.id.rawValue)) == ["c1", "c2", "c3"])
+        registry.remove(ClientID("c1"))
+        #expect(Set(registry.joined().map(\.id.rawValue)) == ["c2", "c3"])
+        registry.markJoined(ClientID("c9"))  // never connected: nobody joins
+        registry.remove(ClientID("c9"))
+        #expect(Set(registry.joined().map(\.id.rawValue)) == ["c2", "c3"])
+        #expect(registry.joinedCount == 2)
+        #expect(registry.count == 2)
+    }
+
+    @Test func aTopicsSubscribersAreAmongTheJoined() {
+        let channel = EmbeddedChannel()
+        let registry = ClientRegistry()
+        for id in ["c1", "c2"] { registry.add(Self.connection(id, on: channel)) }
+        registry.markJoined(ClientID("c1"))
+        registry.subscribe(ClientID("c1"), to: [.events])
+        registry.subscribe(ClientID("c2"), to: [.events])
+        #expect(registry.joined(subscribedTo: .events).map(\.id.rawValue) == ["c1"])
+        #expect(registry.joined().map(\.id.rawValue) == ["c1"])
+    }
+}
