@@ -36,6 +36,26 @@ import Testing
         #expect(registry.count == 2)
     }
 
+    /// A broadcast's sends leave one transport after the other (each transport's
+    /// kernel path stays hot, and a peer serving many sessions is woken per burst).
+    @Test func theJoinedAreGroupedByTransport() {
+        let channel = EmbeddedChannel()
+        let registry = ClientRegistry()
+        let transports: [(String, SessionTransport)] = [
+            ("c1", .webSocket(control: false)), ("c2", .unixSocket), ("c3", .webSocket(control: false)), ("c4", .unixSocket),
+        ]
+        for (id, transport) in transports {
+            registry.add(
+                ClientConnection(
+                    id: ClientID(id), peer: .local(nil), transport: transport, channel: channel, capacity: 8,
+                    pendingFlushes: PendingFlushes(eventLoop: channel.eventLoop), logger: Logger(label: "test")))
+            registry.markJoined(ClientID(id))
+        }
+        let framings = registry.joined().map(\.framing)
+        #expect(framings == [.lines, .lines, .messages, .messages])
+        #expect(Set(registry.joined().prefix(2).map(\.id.rawValue)) == ["c2", "c4"])
+    }
+
     @Test func aTopicsSubscribersAreAmongTheJoined() {
         let channel = EmbeddedChannel()
         let registry = ClientRegistry()
