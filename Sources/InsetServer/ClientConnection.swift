@@ -29,6 +29,12 @@ package final class ClientConnection: Sendable {
         var heldByChannel = 0
         /// The channel has writes not yet flushed (`flush()` flushes them).
         var unflushed = false
+        /// The descriptor is still this connection's: set while the channel is
+        /// active, cleared when it goes inactive and by any write NIO fails (it
+        /// fails a channel's writes as it closes it, before telling the handlers).
+        /// Kept here because asking the channel costs a cache miss per client
+        /// at a keyboard change.
+        var descriptorOpen = false
     }
 
     package let id: ClientID
@@ -62,7 +68,9 @@ package final class ClientConnection: Sendable {
         self.socket = socket
         self.pendingFlushes = pendingFlushes
         self.logger = logger
-        state = NIOLoopBoundBox(State(queue: OutboundQueue(capacity: capacity)), eventLoop: eventLoop)
+        var state = State(queue: OutboundQueue(capacity: capacity))
+        state.descriptorOpen = socket != nil && channel.isActive
+        self.state = NIOLoopBoundBox(state, eventLoop: eventLoop)
     }
 
     /// Why insetd closed the connection, nil when it did not. On the event loop only.
@@ -130,11 +138,26 @@ package final class ClientConnection: Sendable {
         transport.finish(channel, last: nil, code: code)
     }
 
+    /// The channel became active (its session handler was there before):
+    /// its descriptor is open. On the event loop.
+    func channelBecameActive() {
+        state.value.descriptorOpen = socket != nil
+    }
+
+    /// The channel closed: its descriptor's number may already be another
+    /// connection's. On the event loop, from the session's handler.
+    func channelBecameInactive() {
+        state.value.descriptorOpen = false
+    }
+
     /// Writes a frame the transport answers on its own (a WebSocket's pong),
     /// on the event loop, ahead of the bounded queue: on the descriptor when
     /// the channel holds none of the connection's bytes, behind them otherwise.
     func sendControl(_ frame: ByteBuffer) {
-        guard !state.value.closing else { return }
+        // Asked here, not of `descriptorOpen`: a frame decoder hands on its last
+        // frames (a ping among them) as the channel closes, before the session's
+        // handler hears that it did.
+        guard !state.value.closing, channel.isActive else { return }
         transmit(frame, flush: true)
     }
 
@@ -195,6 +218,7 @@ package final class ClientConnection: Sendable {
 
     /// Writes queued messages while the socket accepts them (it has drained).
     func drain() {
+        guard channel.isActive else { return }
         if writeQueued() { scheduleFlush() }
     }
 
@@ -217,14 +241,17 @@ package final class ClientConnection: Sendable {
         var rest = bytes
         var written: EventLoopPromise<Void>?
         if let socket {
-            if state.value.heldByChannel == 0, channel.isActive {
+            if state.value.heldByChannel == 0, state.value.descriptorOpen {
                 let sent = socket.send(rest)
                 if sent == rest.readableBytes { return }
                 rest.moveReaderIndex(forwardBy: sent)
             }
             state.value.heldByChannel += 1
             written = eventLoop.makePromise(of: Void.self)
-            written!.futureResult.whenComplete { _ in self.state.value.heldByChannel -= 1 }
+            written!.futureResult.whenComplete { result in
+                self.state.value.heldByChannel -= 1
+                if case .failure = result { self.state.value.descriptorOpen = false }
+            }
         }
         if flush {
             state.value.unflushed = false

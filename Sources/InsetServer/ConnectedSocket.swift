@@ -6,8 +6,10 @@ import NIOCore
 ///
 /// Only its `ClientConnection` uses it, on the channel's event loop, and only
 /// while the channel is active and holds none of the connection's bytes: NIO
-/// closes the descriptor on that same loop, so the descriptor of an active
-/// channel is still this connection's (never a later one's that got the number).
+/// closes the descriptor on that same loop, and before the loop runs anything
+/// else, the connection hears of it (a failed write, `channelInactive`), so
+/// the descriptor it sends on is still its own, never a later connection's
+/// that got the number.
 struct ConnectedSocket: Sendable {
     let descriptor: Int32
 

@@ -24,7 +24,13 @@ extension SessionChannelHandler {
         context.fireChannelWritabilityChanged()
     }
 
+    func channelActive(context: ChannelHandlerContext) {
+        session.connection.channelBecameActive()
+        context.fireChannelActive()
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
+        session.connection.channelBecameInactive()
         session.ended()
         context.fireChannelInactive()
     }

@@ -182,6 +182,29 @@ final class RunningServer {
         await running.stop()
     }
 
+    /// A client that left leaves its descriptor's number free, and the next
+    /// client to connect usually gets it: nothing still sent to the one that
+    /// left may reach the next.
+    @Test func aConnectionThatClosedSendsNothingToItsDescriptorsNextOwner() async throws {
+        let running = try await RunningServer()
+        let gone = try await running.client()
+        let stale = try #require(running.server.connections.first)
+        gone.close()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while running.server.connectionCount > 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let next = try await running.client()
+        stale.send(.bye(reason: "stale"))
+        stale.send(framed: ByteBuffer(string: "stale\n"))
+        next.sendLine(#"{"type":"status","id":1}"#)
+        #expect(await next.readLine() == #"{"id":1,"type":"ok"}"#)
+        await running.stop()
+        // After the bye of the shutdown, nothing: no stale line came before or after.
+        #expect(await next.readLine() == #"{"reason":"shutdown","type":"bye"}"#)
+        #expect(await next.isClosedByPeer())
+    }
+
     @Test func shutdownSaysByeToEveryClient() async throws {
         let running = try await RunningServer()
         let a = try await running.client()
