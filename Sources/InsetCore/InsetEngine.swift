@@ -49,14 +49,34 @@ public struct InsetEngine: Sendable {
     }
 
     /// A client changed its view (layout, content, user scrolling). Returns the
-    /// adjustment when the published state changes.
-    public mutating func update(_ id: ViewID, _ description: ViewDescription, animation: Animation = .none)
-        throws(UnknownViewError) -> ViewAdjustment?
-    {
+    /// adjustment when the published state changes. With
+    /// `keepingPublishedOffset`, the offset the description states is not taken
+    /// (see `statesStaleOffset`): the view stays where insetd last put it.
+    public mutating func update(
+        _ id: ViewID, _ description: ViewDescription, animation: Animation = .none,
+        keepingPublishedOffset: Bool = false
+    ) throws(UnknownViewError) -> ViewAdjustment? {
         let index = try position(of: id)
         states[index].description = description
-        states[index].offset = description.contentOffset
+        if !keepingPublishedOffset || states[index].published == nil {
+            states[index].offset = description.contentOffset
+        }
         return publish(at: index, animation: animation)
+    }
+
+    /// Whether `description` states an offset older than insetd's last
+    /// adjustment of the view: the offset its client stated last time, while
+    /// insetd has published another since, in an update that changes something
+    /// else (frame, content, insets, options). The client laid that change out
+    /// before the adjustment reached it; it applies the adjustment when it
+    /// arrives. An update that changes nothing but the offset is the user
+    /// scrolling, even back to where the view was.
+    public func statesStaleOffset(_ description: ViewDescription, of id: ViewID) -> Bool {
+        guard let index = positions[id], let published = states[index].published else { return false }
+        let last = states[index].description
+        return description.contentOffset == last.contentOffset
+            && description.contentOffset != published.contentOffset
+            && description != last
     }
 
     /// A view changes size in a transition (rotation): the upper-left corner of the

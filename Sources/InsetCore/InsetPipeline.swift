@@ -213,11 +213,13 @@ public struct InsetPipeline: Sendable {
     /// before the rotation: it is pinned upper-left against the new keyboard
     /// (`engine.prepare`), then the focused field is brought into view in the
     /// same adjustment. Any other update, in a rotation or not, is read as
-    /// always: one that keeps the offset insetd published is a layout or
-    /// content change and the focused field is kept in view too; one that moves
-    /// the offset is the user scrolling, and stands.
+    /// always: one that keeps the offset insetd published, or states an offset
+    /// older than it with a layout change (`InsetEngine.statesStaleOffset`), is
+    /// a layout or content change, and the focused field is kept in view too;
+    /// one that moves the offset is the user scrolling, and stands.
     private mutating func update(_ id: ViewID, _ description: ViewDescription, into out: inout Outputs) {
-        let keepsOffset = engine.adjustment(of: id)?.contentOffset == description.contentOffset
+        let stale = engine.statesStaleOffset(description, of: id)
+        let keepsOffset = stale || engine.adjustment(of: id)?.contentOffset == description.contentOffset
         var adjustment: ViewAdjustment?
         if let transition, engine.description(of: id)?.frame != description.frame {
             adjustment = (try? engine.resize(id, description, animation: transition.animation)) ?? nil
@@ -228,7 +230,7 @@ public struct InsetPipeline: Sendable {
                 focusScrollPending = true
             }
         } else {
-            adjustment = (try? engine.update(id, description)) ?? nil
+            adjustment = (try? engine.update(id, description, keepingPublishedOffset: stale)) ?? nil
             if focusedView == id, keepsOffset {
                 if filter.isIdle {
                     if let scrolled = scrollFocusedField(animation: .none) { adjustment = scrolled }

@@ -1,0 +1,75 @@
+import Testing
+
+@testable import InsetCore
+
+/// ENGINE.md rule 11's stale offset, at the pipeline's API (scenario 38 has the
+/// focused-field case): an update that restates the client's previous offset
+/// while changing something else was laid out before insetd's adjustment reached
+/// the client, so insetd's offset stands; any other moved offset is the user's.
+@Suite struct StaleOffsetRuleTests {
+    static let view = ViewID(client: ClientID("kiosk"), name: "page")
+    static let registered = ViewDescription(
+        frame: Rect(x: 0, y: 0, width: 390, height: 844), contentSize: Size(width: 390, height: 2000))
+
+    /// One client update: what changes in the view's description.
+    struct Change: Sendable, CustomStringConvertible {
+        var height: Double? = nil
+        var content: Double? = nil
+        var offset: Double
+        var description: String {
+            "offset \(offset)" + (height.map { " height \($0)" } ?? "") + (content.map { " content \($0)" } ?? "")
+        }
+    }
+
+    /// Registered at 0 with no keyboard; a request for 1000..1044 (margin 0)
+    /// publishes 1044 - 844 = 200 before the client has said anything else.
+    static func scrolledByInsetd() throws -> (InsetPipeline, ViewDescription) {
+        var pipeline = InsetPipeline(screen: Size(width: 390, height: 844))
+        _ = try pipeline.handle(.register(view, registered), now: .zero)
+        _ = try pipeline.handle(
+            .scrollToVisible(ScrollRequest(view: view, rect: Rect(x: 0, y: 1000, width: 390, height: 44), margin: 0)),
+            now: .milliseconds(10))
+        #expect(pipeline.engine.adjustment(of: view)?.contentOffset == Point(x: 0, y: 200))
+        return (pipeline, registered)
+    }
+
+    /// Updates in order, and the offset insetd publishes after them.
+    struct Case: Sendable, CustomStringConvertible {
+        var changes: [Change]
+        var expected: Double
+        var description: String { changes.map(\.description).joined(separator: ", ") + " -> \(expected)" }
+        init(_ changes: [Change], _ expected: Double) {
+            self.changes = changes
+            self.expected = expected
+        }
+    }
+
+    static let cases: [Case] = [
+        // The window shrinks to 600 before the scroll arrives: 0 is stale.
+        Case([Change(height: 600, offset: 0)], 200),
+        // The content grows before the scroll arrives: 0 is stale.
+        Case([Change(content: 2500, offset: 0)], 200),
+        // Two layout changes before it arrives: both stale.
+        Case([Change(height: 600, offset: 0), Change(content: 2500, offset: 0)], 200),
+        // Nothing but the offset, back to 0: the user's.
+        Case([Change(offset: 0)], 0),
+        // A new frame with an offset of its own: the user's.
+        Case([Change(height: 600, offset: 50)], 50),
+        // The client applied 200 and said so; later a new frame at 0 is the user's.
+        Case([Change(offset: 200), Change(height: 600, offset: 0)], 0),
+        // The user scrolled to 70 after 200 arrived; a new frame restating 70 is.
+        Case([Change(offset: 70), Change(height: 600, offset: 70)], 70),
+    ]
+
+    @Test(arguments: cases)
+    func anUpdateRestatingTheOffsetBeforeInsetdsAdjustmentKeepsInsetds(_ rule: Case) throws {
+        var (pipeline, view) = try Self.scrolledByInsetd()
+        for (index, change) in rule.changes.enumerated() {
+            if let height = change.height { view.frame.size.height = height }
+            if let content = change.content { view.contentSize.height = content }
+            view.contentOffset = Point(x: 0, y: change.offset)
+            _ = try pipeline.handle(.update(Self.view, view), now: .milliseconds(100 + 50 * Int64(index)))
+        }
+        #expect(pipeline.engine.adjustment(of: Self.view)?.contentOffset == Point(x: 0, y: rule.expected))
+    }
+}
