@@ -11,8 +11,10 @@ out by hand from the test configuration below:
   hardware keyboard:        accessory bar 44  -> frame (0, 800, 390, 44)
 """
 import argparse
+import atexit
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -49,7 +51,12 @@ class Daemon:
 
     def __init__(self, port, origins=(), control=False, directory=None, extra=""):
         self.port = port
-        self.directory = directory or tempfile.mkdtemp(prefix="insetd-web-")
+        if directory is None:
+            directory = tempfile.mkdtemp(prefix="insetd-web-")
+            # A daemon may be stopped and started again within a test, so its
+            # directory (socket, config, log) goes when the run ends.
+            atexit.register(shutil.rmtree, directory, ignore_errors=True)
+        self.directory = directory
         self.socket = os.path.join(self.directory, "insetd.sock")
         self.config = os.path.join(self.directory, "insetd.yaml")
         with open(self.config, "w") as f:
