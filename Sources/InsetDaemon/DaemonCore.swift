@@ -309,22 +309,28 @@ final class DaemonCore {
         tracer?.record(outputs: step.outputs)
         timeline.note(step.outputs)
         // Notifications in a row (an animation's completion and the next
-        // change's will) reach every client in one pass over the clients.
+        // change's will) and the adjustments after them reach every client in
+        // one pass over the clients.
         var notifications: [BroadcastLine] = []
+        var adjustments: [ViewAdjustment] = []
         for timed in step.outputs {
             switch timed.output {
             case .keyboard(let note):
+                if !adjustments.isEmpty {
+                    outbox.broadcast(notifications, then: adjustments)
+                    (notifications, adjustments) = ([], [])
+                }
                 // Encoded once for the focus owner and once for everyone else.
                 let remote = DaemonMessage.keyboard(note, isLocal: false).lineBytes()
                 let local = note.focusOwner.map { [$0: DaemonMessage.keyboard(note, isLocal: true).lineBytes()] } ?? [:]
                 notifications.append(BroadcastLine(remote, replacing: local))
             case .adjustment(let adjustment):
-                if !notifications.isEmpty { outbox.broadcast(notifications) }
-                notifications = []
-                outbox.send(.adjustment(view: adjustment.view.name, adjustment), to: adjustment.view.client)
+                // A keyboard change adjusts every view: one allocation, not one per doubling.
+                if adjustments.isEmpty { adjustments.reserveCapacity(step.outputs.count) }
+                adjustments.append(adjustment)
             }
         }
-        if !notifications.isEmpty { outbox.broadcast(notifications) }
+        if !notifications.isEmpty || !adjustments.isEmpty { outbox.broadcast(notifications, then: adjustments) }
     }
 
     private var snapshot: StateSnapshot {

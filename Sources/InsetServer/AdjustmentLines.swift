@@ -16,18 +16,29 @@ final class AdjustmentLines: Sendable {
         var adjustment: ViewAdjustment
         var view: String
         var line: SharedLine
+        var generation: Int
     }
 
     private let last = NIOLockedValueBox<Entry?>(nil)
 
     /// `.adjustment(view:adjustment)`'s line as `framing` sends it.
     func wire(view: String, _ adjustment: ViewAdjustment, for framing: SessionFraming) -> ByteBuffer {
+        encoded(view: view, adjustment, for: framing).bytes
+    }
+
+    /// `wire`, with a number that is the same for two calls exactly when the
+    /// line is (a new line gets the next number): equal lines are found
+    /// without comparing their bytes.
+    func encoded(view: String, _ adjustment: ViewAdjustment, for framing: SessionFraming)
+        -> (bytes: ByteBuffer, generation: Int)
+    {
         last.withLockedValue { last in
             if last.map({ $0.view != view || !Self.sameLine($0.adjustment, adjustment) }) ?? true {
                 let line = DaemonMessage.adjustment(view: view, adjustment).lineBytes()
-                last = Entry(adjustment: adjustment, view: view, line: SharedLine(line))
+                last = Entry(
+                    adjustment: adjustment, view: view, line: SharedLine(line), generation: (last?.generation ?? 0) + 1)
             }
-            return last!.line.wire(for: framing)
+            return (last!.line.wire(for: framing), last!.generation)
         }
     }
 

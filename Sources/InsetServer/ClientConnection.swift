@@ -11,49 +11,66 @@ package final class ClientConnection: Sendable {
     /// Everything that changes while the client is connected, in one value
     /// touched only on the channel's event loop.
     private struct State {
-        var queue: OutboundQueue
         var closing = false
-        /// Why insetd closed the connection (nil: it did not), for the disconnect log line.
-        var closeReason: String?
-        var flushScheduled = false
-        /// What this loop task sent while nothing was queued, written as one
-        /// buffer when the task ends (one trip through the pipeline, one iovec).
-        var staged: ByteBuffer?
-        /// The last task's buffer once written, kept to stage the next task's
-        /// messages in: a keyboard change then allocates nothing per client
-        /// (a thousand allocations and frees a change made the allocator grow
-        /// and trim its heap, page faults included, every change).
-        var spare: ByteBuffer?
-        /// Writes handed to the channel and not yet done. While there are any,
-        /// nothing is sent on the descriptor: it would overtake them.
-        var heldByChannel = 0
-        /// The channel has writes not yet flushed (`flush()` flushes them).
-        var unflushed = false
         /// The descriptor is still this connection's: set while the channel is
         /// active, cleared when it goes inactive and by any write NIO fails (it
         /// fails a channel's writes as it closes it, before telling the handlers).
         /// Kept here because asking the channel costs a cache miss per client
         /// at a keyboard change.
         var descriptorOpen = false
+        var flushScheduled = false
+        /// The channel has writes not yet flushed (`flush()` flushes them).
+        var unflushed = false
+        /// Writes handed to the channel and not yet done. While there are any,
+        /// nothing is sent on the descriptor: it would overtake them.
+        var heldByChannel = 0
+        /// What this loop task sent while nothing was queued, written as one
+        /// buffer when the task ends (one trip through the pipeline, one iovec).
+        var staged: ByteBuffer?
+        var queue: OutboundQueue
+        /// The last task's buffer once written, kept to stage the next task's
+        /// messages in: a keyboard change then allocates nothing per client
+        /// (a thousand allocations and frees a change made the allocator grow
+        /// and trim its heap, page faults included, every change).
+        var spare: ByteBuffer?
+        /// Why insetd closed the connection (nil: it did not), for the disconnect log line.
+        var closeReason: String?
     }
 
+    // What a keyboard change reads of every client comes first: the object's
+    // first cache lines.
     package let id: ClientID
-    package let peer: SessionPeer
-    /// The transport the client came by: it frames everything staged and
-    /// queued here, and ends the connection its own way.
-    let transport: SessionTransport
     let framing: SessionFraming
-    let channel: any Channel
+    /// The connection's descriptor when insetd accepted it (the Unix socket):
+    /// staged bytes are sent on it directly. Nil: everything goes through NIO.
+    private let socket: ConnectedSocket?
     /// The channel's event loop, kept here: a send asks it whether it runs the
     /// caller, and asking the channel costs a cache miss per client at a
     /// keyboard change (the channel is a large object the change does not touch).
     private let eventLoop: any EventLoop
-    /// The connection's descriptor when insetd accepted it (the Unix socket):
-    /// staged bytes are sent on it directly. Nil: everything goes through NIO.
-    private let socket: ConnectedSocket?
+    /// Touched only on `eventLoop` (`state` asserts it), kept in the object
+    /// itself: a box of its own would be one more cache miss per client at a
+    /// keyboard change.
+    nonisolated(unsafe) private var loopState: State
+    package let peer: SessionPeer
+    /// The transport the client came by: it frames everything staged and
+    /// queued here, and ends the connection its own way.
+    let transport: SessionTransport
+    let channel: any Channel
     private let logger: Logger
-    private let state: NIOLoopBoundBox<State>
     private let pendingFlushes: PendingFlushes
+
+    /// The connection's state, on its event loop.
+    private var state: State {
+        _read {
+            assert(eventLoop.inEventLoop)
+            yield loopState
+        }
+        _modify {
+            assert(eventLoop.inEventLoop)
+            yield &loopState
+        }
+    }
 
     init(
         id: ClientID, peer: SessionPeer, transport: SessionTransport = .unixSocket, channel: any Channel,
@@ -68,15 +85,14 @@ package final class ClientConnection: Sendable {
         self.socket = socket
         self.pendingFlushes = pendingFlushes
         self.logger = logger
-        var state = State(queue: OutboundQueue(capacity: capacity))
-        state.descriptorOpen = socket != nil && channel.isActive
-        self.state = NIOLoopBoundBox(state, eventLoop: eventLoop)
+        loopState = State(queue: OutboundQueue(capacity: capacity))
+        loopState.descriptorOpen = socket != nil && channel.isActive
     }
 
     /// Why insetd closed the connection, nil when it did not. On the event loop only.
     var closeReason: String? {
-        get { state.value.closeReason }
-        set { state.value.closeReason = newValue }
+        get { state.closeReason }
+        set { state.closeReason = newValue }
     }
 
     /// False once the connection is closed or closing.
@@ -94,6 +110,38 @@ package final class ClientConnection: Sendable {
     /// view an adjustment is for (it replaces an unsent one for the same view).
     package func send(framed bytes: ByteBuffer, coalescingView view: String? = nil) {
         send(.framed(bytes), coalescingView: view)
+    }
+
+    /// Part of a pass over the clients that sends each everything the current
+    /// task has for it (a keyboard change's notifications and the client's
+    /// adjustments): staged, and written by `endPass()` instead of at the
+    /// task's end. The pass has this connection's objects in the CPU's caches;
+    /// writing at the task's end would bring them back in, for each of a
+    /// thousand clients. Off the event loop, the same as `send(framed:)`.
+    package func sendInPass(framed bytes: ByteBuffer, coalescingView view: String? = nil) {
+        guard eventLoop.inEventLoop else { return send(.framed(bytes), coalescingView: view) }
+        enqueue(.framed(bytes), view: view, schedulingFlush: false)
+    }
+
+    /// Sends `bytes`, framed for this connection and shared with other
+    /// clients, on the descriptor now, when nothing of the connection's is
+    /// waiting to go before them (staged, queued or held by the channel).
+    /// False when they were not sent: the caller sends them as usual.
+    package func sendAtOnce(shared bytes: ByteBuffer) -> Bool {
+        guard socket != nil, eventLoop.inEventLoop else { return false }
+        let idle = !state.closing && state.descriptorOpen && state.heldByChannel == 0
+            && state.staged == nil && state.queue.isEmpty
+        guard idle else { return false }
+        transmit(bytes, flush: true)
+        return true
+    }
+
+    /// Writes what `sendInPass` staged (and anything staged before it in this
+    /// task, which goes first). Off the event loop, nothing: those sends were
+    /// scheduled as any other.
+    package func endPass() {
+        guard eventLoop.inEventLoop else { return }
+        flush()
     }
 
     /// A message on its way to the connection: a client's own line is framed
@@ -119,12 +167,12 @@ package final class ClientConnection: Sendable {
     package func close(after message: DaemonMessage? = nil, code: UInt16 = 1000) {
         let bytes = message.map { framing.wire($0.lineBytes()) }
         eventLoop.execute {
-            guard !self.state.value.closing else { return }
-            self.state.value.closing = true
+            guard !self.state.closing else { return }
+            self.state.closing = true
             switch message {
-            case .error(let error): self.state.value.closeReason = error.code.rawValue
-            case .bye(let reason): self.state.value.closeReason = reason
-            default: self.state.value.closeReason = "closed by insetd"
+            case .error(let error): self.state.closeReason = error.code.rawValue
+            case .bye(let reason): self.state.closeReason = reason
+            default: self.state.closeReason = "closed by insetd"
             }
             self.transport.finish(self.channel, last: bytes, code: code)
         }
@@ -134,20 +182,20 @@ package final class ClientConnection: Sendable {
     /// event loop (the peer closed, or broke the protocol): nothing the
     /// session sends afterwards is written.
     func finish(code: UInt16) {
-        state.value.closing = true
+        state.closing = true
         transport.finish(channel, last: nil, code: code)
     }
 
     /// The channel became active (its session handler was there before):
     /// its descriptor is open. On the event loop.
     func channelBecameActive() {
-        state.value.descriptorOpen = socket != nil
+        state.descriptorOpen = socket != nil
     }
 
     /// The channel closed: its descriptor's number may already be another
     /// connection's. On the event loop, from the session's handler.
     func channelBecameInactive() {
-        state.value.descriptorOpen = false
+        state.descriptorOpen = false
     }
 
     /// Writes a frame the transport answers on its own (a WebSocket's pong),
@@ -157,7 +205,7 @@ package final class ClientConnection: Sendable {
         // Asked here, not of `descriptorOpen`: a frame decoder hands on its last
         // frames (a ping among them) as the channel closes, before the session's
         // handler hears that it did.
-        guard !state.value.closing, channel.isActive else { return }
+        guard !state.closing, channel.isActive else { return }
         transmit(frame, flush: true)
     }
 
@@ -166,25 +214,27 @@ package final class ClientConnection: Sendable {
     /// memory past the queue's bound).
     static let stagingLimit = 64 * 1024
 
-    private func enqueue(_ message: Outgoing, view: String?) {
-        guard !state.value.closing else { return }
+    /// `schedulingFlush`: false when the caller flushes (`endPass`).
+    private func enqueue(_ message: Outgoing, view: String?, schedulingFlush: Bool = true) {
+        guard !state.closing else { return }
         // Nothing waiting and room in the socket: out with this task's write.
-        if state.value.queue.isEmpty, channelTakesMore, (state.value.staged?.readableBytes ?? 0) < Self.stagingLimit {
-            Self.stage(message, in: &state.value, framing: framing)
-            return scheduleFlush()
+        if state.queue.isEmpty, channelTakesMore, (state.staged?.readableBytes ?? 0) < Self.stagingLimit {
+            Self.stage(message, in: &state, framing: framing)
+            if schedulingFlush { scheduleFlush() }
+            return
         }
         let bytes = switch message {
         case .line(let line): framing.wire(line)
         case .framed(let bytes): bytes
         }
-        guard state.value.queue.enqueue(bytes, coalescingView: view) else {
+        guard state.queue.enqueue(bytes, coalescingView: view) else {
             logger.warning(
                 "client dropped: it does not read its messages",
-                metadata: ["client": "\(id)", "peer": "\(peer)", "queued": "\(state.value.queue.count)"])
-            close(after: .error(ProtocolError(.tooSlow, "too many unread messages (\(state.value.queue.capacity)); disconnecting")))
+                metadata: ["client": "\(id)", "peer": "\(peer)", "queued": "\(state.queue.count)"])
+            close(after: .error(ProtocolError(.tooSlow, "too many unread messages (\(state.queue.capacity)); disconnecting")))
             return
         }
-        scheduleFlush()
+        if schedulingFlush { scheduleFlush() }
     }
 
     /// Adds `message` to the loop task's buffer: the connection's own,
@@ -213,7 +263,7 @@ package final class ClientConnection: Sendable {
     /// asked only when it holds some (asking costs a cache miss or two per
     /// client, for each of a thousand clients at a keyboard change).
     private var channelTakesMore: Bool {
-        (socket != nil && state.value.heldByChannel == 0) || channel.isWritable
+        (socket != nil && state.heldByChannel == 0) || channel.isWritable
     }
 
     /// Writes queued messages while the socket accepts them (it has drained).
@@ -224,9 +274,9 @@ package final class ClientConnection: Sendable {
 
     /// Writes queued messages while the channel takes more; true when it wrote any.
     private func writeQueued() -> Bool {
-        guard !state.value.closing else { return false }
+        guard !state.closing else { return false }
         var wrote = false
-        while channelTakesMore, let bytes = state.value.queue.dequeue() {
+        while channelTakesMore, let bytes = state.queue.dequeue() {
             transmit(bytes, flush: false)
             wrote = true
         }
@@ -241,23 +291,23 @@ package final class ClientConnection: Sendable {
         var rest = bytes
         var written: EventLoopPromise<Void>?
         if let socket {
-            if state.value.heldByChannel == 0, state.value.descriptorOpen {
+            if state.heldByChannel == 0, state.descriptorOpen {
                 let sent = socket.send(rest)
                 if sent == rest.readableBytes { return }
                 rest.moveReaderIndex(forwardBy: sent)
             }
-            state.value.heldByChannel += 1
+            state.heldByChannel += 1
             written = eventLoop.makePromise(of: Void.self)
             written!.futureResult.whenComplete { result in
-                self.state.value.heldByChannel -= 1
-                if case .failure = result { self.state.value.descriptorOpen = false }
+                self.state.heldByChannel -= 1
+                if case .failure = result { self.state.descriptorOpen = false }
             }
         }
         if flush {
-            state.value.unflushed = false
+            state.unflushed = false
             channel.writeAndFlush(rest, promise: written)
         } else {
-            state.value.unflushed = true
+            state.unflushed = true
             channel.write(rest, promise: written)
         }
     }
@@ -266,29 +316,29 @@ package final class ClientConnection: Sendable {
     /// step sends this client (a keyboard notification and its adjustment)
     /// leaves in one write(2).
     private func scheduleFlush() {
-        guard !state.value.flushScheduled else { return }
-        state.value.flushScheduled = true
+        guard !state.flushScheduled else { return }
+        state.flushScheduled = true
         pendingFlushes.add(self)
     }
 
-    /// `PendingFlushes`' end of the loop task: what was staged, then what the
-    /// queue holds while the socket takes it.
+    /// `PendingFlushes`' end of the loop task (or a pass's end): what was
+    /// staged, then what the queue holds while the socket takes it.
     func flush() {
-        state.value.flushScheduled = false
-        guard !state.value.closing else { return }
-        if let bytes = state.value.staged.take() {
+        state.flushScheduled = false
+        guard !state.closing else { return }
+        if let bytes = state.staged.take() {
             // Kept for the next task's messages: usually sent whole at once,
             // and when the channel holds part of it, it is copied before it
             // is written to again (a buffer copies on write when shared).
-            if bytes.capacity <= Self.spareLimit { state.value.spare = bytes }
+            if bytes.capacity <= Self.spareLimit { state.spare = bytes }
             // The common case, nothing queued behind it and nothing unflushed
             // before it: one send, or one trip through the pipeline.
-            if state.value.queue.isEmpty, !state.value.unflushed { return transmit(bytes, flush: true) }
+            if state.queue.isEmpty, !state.unflushed { return transmit(bytes, flush: true) }
             transmit(bytes, flush: false)
         }
         _ = writeQueued()
-        if state.value.unflushed {
-            state.value.unflushed = false
+        if state.unflushed {
+            state.unflushed = false
             channel.flush()
         }
     }

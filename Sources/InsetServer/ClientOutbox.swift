@@ -15,9 +15,10 @@ package protocol ClientOutbox: AnyObject, Sendable {
     /// One line encoded elsewhere (a timeline entry) to one client.
     func send(line: [UInt8], to client: ClientID)
     /// Encoded lines to every client that said hello, each client getting all
-    /// of them in order (in one pass over the clients); a client in a line's
-    /// `special` gets its own line instead (the keyboard notification's `isLocal`).
-    func broadcast(_ lines: [BroadcastLine])
+    /// of them in order, then its own of `adjustments` (as `send` would send
+    /// them), all in one pass over the clients; a client in a line's `special`
+    /// gets its own line instead (the keyboard notification's `isLocal`).
+    func broadcast(_ lines: [BroadcastLine], then adjustments: [ViewAdjustment])
     /// One encoded line to the clients subscribed to `topic`.
     func publish(_ line: [UInt8], to topic: Topic)
     func subscribe(_ client: ClientID, to topics: [Topic])
@@ -28,9 +29,14 @@ package protocol ClientOutbox: AnyObject, Sendable {
 }
 
 extension ClientOutbox {
-    /// One encoded line to every client that said hello (`broadcast(_:)`).
+    /// Encoded lines to every client that said hello (`broadcast(_:then:)`).
+    func broadcast(_ lines: [BroadcastLine]) {
+        broadcast(lines, then: [])
+    }
+
+    /// One encoded line to every client that said hello (`broadcast(_:then:)`).
     func broadcast(_ line: [UInt8], replacing special: [ClientID: [UInt8]]) {
-        broadcast([BroadcastLine(line, replacing: special)])
+        broadcast([BroadcastLine(line, replacing: special)], then: [])
     }
 }
 
@@ -130,20 +136,6 @@ extension InsetServer: ClientOutbox {
         connection.send(framed: connection.framing.wire(line))
     }
 
-    package func broadcast(_ lines: [BroadcastLine]) {
-        // Encoded once, framed once per framing: every client's queue shares the buffer.
-        var shared = lines.map { SharedLine($0.line) }
-        for connection in registry.joined() {
-            for index in lines.indices {
-                if !lines[index].special.isEmpty, let own = lines[index].special[connection.id] {
-                    connection.send(framed: connection.framing.wire(own))
-                } else {
-                    connection.send(framed: shared[index].wire(for: connection.framing))
-                }
-            }
-        }
-    }
-
     package func publish(_ line: [UInt8], to topic: Topic) {
         var shared = SharedLine(line)
         for connection in registry.joined(subscribedTo: topic) { connection.send(framed: shared.wire(for: connection.framing)) }
@@ -159,3 +151,4 @@ extension InsetServer: ClientOutbox {
 
     package var clientCount: Int { registry.joinedCount }
 }
+

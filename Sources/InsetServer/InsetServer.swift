@@ -55,7 +55,10 @@ package final class InsetServer: Service, Sendable {
     private let continuation: AsyncStream<ServerEvent>.Continuation
     private let configuration: Configuration
     private let logger: Logger
-    private let group: any EventLoopGroup
+    /// The event loops its sessions are served on (give a WebSocket listener
+    /// the same, as the daemon does: a keyboard change then reaches every
+    /// session from the loop it runs on).
+    let group: any EventLoopGroup
     let registry = ClientRegistry()
     let adjustmentLines = AdjustmentLines()
     private let nextClient = NIOLockedValueBox(1)

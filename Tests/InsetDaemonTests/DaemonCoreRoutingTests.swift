@@ -34,11 +34,14 @@ import Testing
             state.withLock { $0.lines[client, default: []].append(line) }
         }
 
-        func broadcast(_ lines: [BroadcastLine]) {
+        func broadcast(_ lines: [BroadcastLine], then adjustments: [ViewAdjustment]) {
             state.withLock { state in
                 for client in state.joined where !state.gone.contains(client) {
                     for line in lines { state.lines[client, default: []].append(line.special[client] ?? line.line) }
                 }
+            }
+            for adjustment in adjustments {
+                send(.adjustment(view: adjustment.view.name, adjustment), to: adjustment.view.client)
             }
         }
 

@@ -215,7 +215,8 @@ import Testing
     }
 
     private func webSocket(of running: RunningServer) async throws -> (port: Int, task: Task<Void, any Error>) {
-        let web = InsetWebSocketServer(server: running.server, configuration: .init(host: "127.0.0.1", port: 0))
+        let web = InsetWebSocketServer(
+            server: running.server, configuration: .init(host: "127.0.0.1", port: 0, eventLoopGroup: running.server.group))
         let task = Task { try await web.run() }
         var port: Int?
         for _ in 0..<200 where port == nil {
@@ -227,7 +228,7 @@ import Testing
 
     /// A server, its WebSocket on a loopback port, a socket client and a page,
     /// both past hello (the page's welcome read) unless `hello` is false.
-    private func withPage(
+    func withPage(
         limits: ConnectionLimits = ConnectionLimits(), capacity: Int = 256, hello: Bool = true,
         _ body: (RunningServer, LineClient?, PageClient) async throws -> Void
     ) async throws {

@@ -1,0 +1,123 @@
+import InsetCore
+import InsetProtocol
+import NIOCore
+
+extension InsetServer {
+    package func broadcast(_ lines: [BroadcastLine], then adjustments: [ViewAdjustment]) {
+        // Without lines, finding the few clients with adjustments beats a pass
+        // over every client.
+        guard !lines.isEmpty else { return adjustments.forEach(send) }
+        var buffers = PassBuffers(lines)
+        // Each client's adjustments together (the engine lists a pass's by
+        // view): one visit per client. Otherwise the lines now, the
+        // adjustments one by one, all written at the task's end.
+        guard var runs = AdjustmentRuns(adjustments) else {
+            for connection in registry.joined() { sendLines(&buffers, to: connection, inPass: false) }
+            return adjustments.forEach(send)
+        }
+        for connection in registry.joined() {
+            let run = runs.take(connection.id)
+            // The common case, a client with nothing waiting that gets what
+            // many others get: one send of bytes the pass shares, and none of
+            // the connection's buffers touched (as a C program writing the same
+            // bytes to every client would do).
+            if run.map({ $0.count == 1 }) ?? true, !buffers.hasOwnLine(connection.id) {
+                let adjustment = run.map { adjustments[$0.lowerBound] }.map {
+                    adjustmentLines.encoded(view: $0.view.name, $0, for: connection.framing)
+                }
+                if connection.sendAtOnce(shared: buffers.bytes(for: connection.framing, then: adjustment)) { continue }
+            }
+            sendLines(&buffers, to: connection, inPass: true)
+            for adjustment in run.map({ adjustments[$0] }) ?? [] {
+                let view = adjustment.view.name
+                connection.sendInPass(
+                    framed: adjustmentLines.wire(view: view, adjustment, for: connection.framing), coalescingView: view)
+            }
+            connection.endPass()
+        }
+        // Clients that have not said hello get theirs as any send.
+        for run in runs.remaining { adjustments[run].forEach(send) }
+    }
+
+    private func sendLines(_ buffers: inout PassBuffers, to connection: ClientConnection, inPass: Bool) {
+        for index in buffers.lines.indices {
+            let bytes = buffers.line(index, for: connection)
+            if inPass { connection.sendInPass(framed: bytes) } else { connection.send(framed: bytes) }
+        }
+    }
+
+    private func send(_ adjustment: ViewAdjustment) {
+        send(.adjustment(view: adjustment.view.name, adjustment), to: adjustment.view.client)
+    }
+}
+
+/// A broadcast's bytes, made once and shared by every client of the pass: each
+/// line framed once per framing, and the lines followed by one adjustment line
+/// as one buffer per framing and adjustment (many clients get the same one).
+struct PassBuffers {
+    let lines: [BroadcastLine]
+    private var shared: [SharedLine]
+    /// Clients that get a line of their own instead of one of `lines`.
+    private let ownLines: Set<ClientID>
+    /// The last joined buffer made for each framing, and the adjustment line
+    /// it ends with (its `AdjustmentLines` generation; nil: none).
+    private var joined: [(framing: SessionFraming, generation: Int?, bytes: ByteBuffer)] = []
+
+    init(_ lines: [BroadcastLine]) {
+        self.lines = lines
+        shared = lines.map { SharedLine($0.line) }
+        ownLines = lines.reduce(into: []) { $0.formUnion($1.special.keys) }
+    }
+
+    func hasOwnLine(_ client: ClientID) -> Bool { !ownLines.isEmpty && ownLines.contains(client) }
+
+    /// Line `index` as `connection` gets it.
+    mutating func line(_ index: Int, for connection: ClientConnection) -> ByteBuffer {
+        if hasOwnLine(connection.id), let own = lines[index].special[connection.id] {
+            return connection.framing.wire(own)
+        }
+        return shared[index].wire(for: connection.framing)
+    }
+
+    /// Every line then `adjustment`, framed by `framing`, in one buffer.
+    mutating func bytes(for framing: SessionFraming, then adjustment: (bytes: ByteBuffer, generation: Int)?)
+        -> ByteBuffer
+    {
+        if let made = joined.firstIndex(where: { $0.framing == framing }),
+            joined[made].generation == adjustment?.generation
+        {
+            return joined[made].bytes
+        }
+        var bytes = ByteBuffer()
+        for index in shared.indices { bytes.writeImmutableBuffer(shared[index].wire(for: framing)) }
+        if let adjustment { bytes.writeImmutableBuffer(adjustment.bytes) }
+        joined.removeAll { $0.framing == framing }
+        joined.append((framing, adjustment?.generation, bytes))
+        return bytes
+    }
+}
+
+/// Where each client's adjustments are in a pass's list: the engine lists a
+/// pass's adjustments by view, so each client's come together. Nil when a
+/// client's are not together (the broadcast then sends them one by one).
+struct AdjustmentRuns {
+    private var runs: [ClientID: Range<Int>]
+
+    init?(_ adjustments: [ViewAdjustment]) {
+        runs = Dictionary(minimumCapacity: adjustments.count)
+        var index = adjustments.startIndex
+        while index < adjustments.endIndex {
+            let client = adjustments[index].view.client
+            var end = index + 1
+            while end < adjustments.endIndex, adjustments[end].view.client == client { end += 1 }
+            guard runs.updateValue(index..<end, forKey: client) == nil else { return nil }
+            index = end
+        }
+    }
+
+    /// The run of `client`'s adjustments, once.
+    mutating func take(_ client: ClientID) -> Range<Int>? { runs.removeValue(forKey: client) }
+
+    /// Runs not taken, in list order.
+    var remaining: [Range<Int>] { runs.values.sorted { $0.lowerBound < $1.lowerBound } }
+}

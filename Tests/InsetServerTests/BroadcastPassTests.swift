@@ -1,0 +1,133 @@
+import InsetCore
+import InsetProtocol
+import NIOCore
+import Testing
+
+@testable import InsetServer
+
+/// A keyboard change's pass over the clients (`broadcast(_:then:)`, on the
+/// event loop as the daemon's core runs it): every client gets the lines, a
+/// client's own line in its place, then its own adjustments, in that order, on
+/// both transports, whether it is sent at once or has bytes waiting.
+@Suite struct BroadcastPassTests {
+    typealias Bytes = AdjustmentLinesTests
+
+    static func line(_ text: String) -> [UInt8] { Array((text + "\n").utf8) }
+
+    /// The socket client's and the page's ids, and the event loop serving them.
+    static func clients(of running: RunningServer) throws -> (socket: ClientID, page: ClientID, loop: any EventLoop) {
+        let joined = running.server.registry.joined()
+        let socket = try #require(joined.first { $0.framing == .lines })
+        let page = try #require(joined.first { $0.framing == .messages })
+        return (socket.id, page.id, socket.channel.eventLoop)
+    }
+
+    @Test(arguments: [false, true])
+    func eachClientGetsTheLinesThenItsOwnAdjustments(clientsApart: Bool) async throws {
+        try await WebSocketSessionTests().withPage { running, socket, page in
+            let (socketID, pageID, loop) = try Self.clients(of: running)
+            let lines = [
+                BroadcastLine(Self.line(#"{"a":1}"#)),
+                BroadcastLine(Self.line(#"{"b":2}"#), replacing: [socketID: Self.line(#"{"own":3}"#)]),
+            ]
+            // The socket client has two views; apart, the page's comes between them.
+            var adjustments = [
+                Bytes.adjustment(client: socketID.rawValue, view: "one", offset: 10),
+                Bytes.adjustment(client: socketID.rawValue, view: "two", offset: 20),
+                Bytes.adjustment(client: pageID.rawValue, view: "list", offset: 30),
+            ]
+            if clientsApart { adjustments.swapAt(1, 2) }
+            let (server, pass) = (running.server, adjustments)
+            try await loop.submit { server.broadcast(lines, then: pass) }.get()
+            #expect(await socket?.readLine() == #"{"a":1}"#)
+            #expect(await socket?.readLine() == #"{"own":3}"#)
+            #expect(await socket?.readLine() == String(decoding: Bytes.line(view: "one", offset: 10).dropLast(), as: UTF8.self))
+            #expect(await socket?.readLine() == String(decoding: Bytes.line(view: "two", offset: 20).dropLast(), as: UTF8.self))
+            let list = Bytes.frame(Bytes.line(view: "list", offset: 30))
+            #expect(
+                await page.read(18 + list.count)
+                    == [0x81, 7] + Array(#"{"a":1}"#.utf8) + [0x81, 7] + Array(#"{"b":2}"#.utf8) + list)
+        }
+    }
+
+    /// A page with bytes still waiting (more than one task stages) gets the
+    /// pass's frames after them, never ahead.
+    @Test func aPageWithBytesWaitingGetsThePassBehindThem() async throws {
+        try await WebSocketSessionTests().withPage(capacity: 8192) { running, socket, page in
+            let (socketID, pageID, loop) = try Self.clients(of: running)
+            let connection = try #require(running.server.connection(pageID))
+            let filler = String(repeating: "w", count: 280)
+            let server = running.server
+            try await loop.submit {
+                for index in 0..<1000 { connection.send(.error(ProtocolError(.unknownView, "\(index) \(filler)"))) }
+                server.broadcast(
+                    [BroadcastLine(Self.line(#"{"a":1}"#))],
+                    then: [Bytes.adjustment(client: socketID.rawValue), Bytes.adjustment(client: pageID.rawValue)])
+            }.get()
+            #expect(await socket?.readLine() == #"{"a":1}"#)
+            #expect(await socket?.readLine() == String(decoding: Bytes.line().dropLast(), as: UTF8.self))
+            // Each frame in arrival order: an error's number, or the frame's text.
+            var order: [String] = []
+            while order.count < 1002, let frame = await page.readFrame() {
+                if case .error(let error) = try? DaemonMessageDecoder.decode(frame.payload, client: pageID) {
+                    order.append(String(error.message.split(separator: " ").first ?? ""))
+                } else {
+                    order.append(String(decoding: frame.payload, as: UTF8.self))
+                }
+            }
+            #expect(order.count == 1002)
+            #expect(order.prefix(1000).elementsEqual((0..<1000).map(String.init)), "first out of place: \(order.indices.first { $0 < 1000 && order[$0] != String($0) } ?? -1)")
+            #expect(order.suffix(2) == [#"{"a":1}"#, String(decoding: Bytes.line().dropLast(), as: UTF8.self)])
+        }
+    }
+}
+
+/// The pass's shared bytes and its index of each client's adjustments.
+@Suite struct PassBuffersTests {
+    static let lines = [BroadcastLine(Array("{\"a\":1}\n".utf8)), BroadcastLine(Array("{\"b\":2}\n".utf8))]
+
+    @Test func theLinesThenTheAdjustmentAreOneBufferPerFramingAndAdjustment() {
+        var buffers = PassBuffers(Self.lines)
+        let adjustment = (bytes: ByteBuffer(bytes: Array("{\"adj\":1}\n".utf8)), generation: 7)
+        let plain = buffers.bytes(for: .lines, then: nil)
+        #expect(Array(plain.readableBytesView) == Array("{\"a\":1}\n{\"b\":2}\n".utf8))
+        let withAdjustment = buffers.bytes(for: .lines, then: adjustment)
+        #expect(Array(withAdjustment.readableBytesView) == Array("{\"a\":1}\n{\"b\":2}\n{\"adj\":1}\n".utf8))
+        // The same adjustment again: the same buffer, not a copy.
+        let again = buffers.bytes(for: .lines, then: adjustment)
+        #expect(again.withUnsafeReadableBytes { $0.baseAddress } == withAdjustment.withUnsafeReadableBytes { $0.baseAddress })
+        let framed = buffers.bytes(for: .messages, then: nil)
+        #expect(Array(framed.readableBytesView) == [0x81, 7] + Array("{\"a\":1}".utf8) + [0x81, 7] + Array("{\"b\":2}".utf8))
+        // Another adjustment line (a new generation) is another buffer.
+        let other = buffers.bytes(for: .lines, then: (ByteBuffer(bytes: Array("{\"adj\":2}\n".utf8)), 8))
+        #expect(Array(other.readableBytesView) == Array("{\"a\":1}\n{\"b\":2}\n{\"adj\":2}\n".utf8))
+    }
+
+    @Test func onlyTheClientsOfASpecialLineHaveOneOfTheirOwn() {
+        let buffers = PassBuffers(Self.lines + [BroadcastLine([10], replacing: [ClientID("c7"): [10]])])
+        #expect(buffers.hasOwnLine(ClientID("c7")))
+        #expect(!buffers.hasOwnLine(ClientID("c8")))
+    }
+
+    static func adjustments(_ clients: [String]) -> [ViewAdjustment] {
+        clients.enumerated().map { AdjustmentLinesTests.adjustment(client: $1, view: "v\($0)") }
+    }
+
+    @Test(arguments: [
+        // Each client's together: one run each, in the list's order.
+        (["c1", "c1", "c2", "c3", "c3", "c3"], [0..<2, 2..<3, 3..<6] as [Range<Int>]?),
+        ([], []),
+        // c1's apart: no runs (the pass sends them one by one).
+        (["c1", "c2", "c1"], nil),
+    ] as [([String], [Range<Int>]?)])
+    func eachClientsAdjustmentsAreOneRun(clients: [String], expected: [Range<Int>]?) {
+        guard let runs = AdjustmentRuns(Self.adjustments(clients)) else {
+            #expect(expected == nil)
+            return
+        }
+        #expect(runs.remaining == expected)
+        var taking = runs
+        #expect(taking.take(ClientID("c2")) == (clients.isEmpty ? nil : 2..<3))
+        #expect(taking.take(ClientID("c2")) == nil)
+    }
+}
