@@ -1,4 +1,5 @@
 import CLibevdev
+import Foundation
 import Glibc
 import InsetInput
 
@@ -111,6 +112,13 @@ public enum FixtureQuirks {
         return QuirksSources(
             dataDirectory: "\(root)/data", overrideFile: "\(root)/etc/\(overrideFileName)",
             dmiModaliasPath: "\(root)/dmi-modalias", deviceTreePath: "\(root)/no-device-tree")
+    }
+
+    /// Removes what `write(dmi:)` wrote (its whole directory).
+    public static func remove(_ sources: QuirksSources) {
+        let root = (sources.dataDirectory as NSString).deletingLastPathComponent
+        guard root.hasPrefix("/tmp/insetd-quirks-") else { return }
+        try? FileManager.default.removeItem(atPath: root)
     }
 
     public static func writeFile(_ path: String, _ text: String) throws {

@@ -7,8 +7,19 @@ import Testing
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
+/// One directory for the test process's temporary configuration files,
+/// removed when the process exits.
+let temporaryConfigDirectory = makeTemporaryConfigDirectory()
+
+private func makeTemporaryConfigDirectory() -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("insetd-tests-\(getpid())").path
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(atPath: temporaryConfigDirectory) }
+    return path
+}
+
 func temporaryConfig(_ text: String) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("insetd-\(UUID().uuidString.prefix(8)).yaml").path
+    let path = "\(temporaryConfigDirectory)/insetd-\(UUID().uuidString.prefix(8)).yaml"
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     return path
 }

@@ -24,7 +24,9 @@ extension HardwareInTheLoop {
         let logs = LogCapture()
         // The fixture machine is a Surface whose Asus-style switch quirk does not
         // match; then the same devices on the Asus.
-        let onSurface = Self.monitor(quirks: try FixtureQuirks.write(dmi: FixtureCatalogue.surfaceProDMI), logs: logs)
+        let surfaceQuirks = try FixtureQuirks.write(dmi: FixtureCatalogue.surfaceProDMI)
+        defer { FixtureQuirks.remove(surfaceQuirks) }
+        let onSurface = Self.monitor(quirks: surfaceQuirks, logs: logs)
         let collector = EventCollector(onSurface.events)
         try onSurface.start()
         defer { onSurface.stop() }
@@ -37,7 +39,9 @@ extension HardwareInTheLoop {
         #expect(await collector.wait { $0 == .tabletMode(true) }.count == 1)
         #expect(logs.lines.contains { $0.contains("libinput quirks read") && $0.contains("sections=6") })
 
-        let onAsus = Self.monitor(quirks: try FixtureQuirks.write(dmi: FixtureCatalogue.asusFlipDMI), logs: logs)
+        let asusQuirks = try FixtureQuirks.write(dmi: FixtureCatalogue.asusFlipDMI)
+        defer { FixtureQuirks.remove(asusQuirks) }
+        let onAsus = Self.monitor(quirks: asusQuirks, logs: logs)
         let asusEvents = EventCollector(onAsus.events)
         try onAsus.start()
         defer { onAsus.stop() }

@@ -10,6 +10,7 @@ import Testing
 @Suite struct QuirksLoaderTests {
     @Test func theFixtureDirectoryAndItsOverrideFile() throws {
         let sources = try FixtureQuirks.write(dmi: FixtureCatalogue.surfaceProDMI)
+        defer { FixtureQuirks.remove(sources) }
         let (quirks, problems) = DeviceQuirks.load(sources)
         #expect(problems.isEmpty)
         // 2 generic + 2 Microsoft + 1 Asus, in version order, then the override.
@@ -30,6 +31,7 @@ import Testing
 
     @Test func versionOrderAndTheOverrideDecideWhichSectionIsLast() throws {
         let sources = try FixtureQuirks.write(dmi: nil)
+        defer { FixtureQuirks.remove(sources) }
         let section = { (name: String, placement: String) in
             "[\(name)]\nMatchVendor=0x04D9\nMatchProduct=0x1603\nAttrKeyboardIntegration=\(placement)\n"
         }
@@ -53,6 +55,7 @@ import Testing
 
     @Test func aBrokenFileIsLeftOutAndNamedTheOthersStillCount() throws {
         let sources = try FixtureQuirks.write(dmi: FixtureCatalogue.asusFlipDMI)
+        defer { FixtureQuirks.remove(sources) }
         let broken = "\(sources.dataDirectory)/40-broken.quirks"
         try FixtureQuirks.writeFile(broken, "[Broken]\nMatchBus=usb\t\nAttrKeyboardIntegration=internal\n")
         let (quirks, problems) = DeviceQuirks.load(sources)
@@ -64,7 +67,9 @@ import Testing
     }
 
     @Test func missingFilesAndDirectories() throws {
-        var sources = try FixtureQuirks.write(dmi: nil)
+        let written = try FixtureQuirks.write(dmi: nil)
+        defer { FixtureQuirks.remove(written) }
+        var sources = written
         sources.overrideFile = sources.dataDirectory + "/../etc/absent.quirks"
         var (quirks, problems) = DeviceQuirks.load(sources)
         // A missing override file is normal (libinput's usually is).
@@ -89,6 +94,7 @@ import Testing
     /// itself requires), and known entries decide the fixture devices.
     @Test func theInstalledLibinputFiles() throws {
         let fixture = try FixtureQuirks.write(dmi: FixtureCatalogue.surfaceProDMI)
+        defer { FixtureQuirks.remove(fixture) }
         var sources = QuirksSources.libinput
         sources.overrideFile = nil
         sources.dmiModaliasPath = fixture.dmiModaliasPath
