@@ -11,6 +11,8 @@ public struct InsetEngine: Sendable {
         var description: ViewDescription
         var offset: Point
         var published: ViewAdjustment?
+        /// Offsets published before `published`'s that the client has not stated.
+        var inFlight = OffsetsInFlight()
     }
 
     /// The keyboard frame the views are currently adjusted for; nil = hidden.
@@ -57,6 +59,7 @@ public struct InsetEngine: Sendable {
         keepingPublishedOffset: Bool = false
     ) throws(UnknownViewError) -> ViewAdjustment? {
         let index = try position(of: id)
+        stated(description.contentOffset, at: index, stale: keepingPublishedOffset)
         states[index].description = description
         if !keepingPublishedOffset || states[index].published == nil {
             states[index].offset = description.contentOffset
@@ -65,18 +68,33 @@ public struct InsetEngine: Sendable {
     }
 
     /// Whether `description` states an offset older than insetd's last
-    /// adjustment of the view: the offset its client stated last time, while
-    /// insetd has published another since, in an update that changes something
-    /// else (frame, content, insets, options). The client laid that change out
-    /// before the adjustment reached it; it applies the adjustment when it
+    /// adjustment of the view, in an update that changes something else (frame,
+    /// content, insets, options): the offset its client stated last time, or
+    /// one insetd published before its last (the client applied an earlier
+    /// adjustment), while the last is another. The client laid that change out
+    /// before the last adjustment reached it; it applies that one when it
     /// arrives. An update that changes nothing but the offset is the user
     /// scrolling, even back to where the view was.
     public func statesStaleOffset(_ description: ViewDescription, of id: ViewID) -> Bool {
         guard let index = positions[id], let published = states[index].published else { return false }
         let last = states[index].description
-        return description.contentOffset == last.contentOffset
-            && description.contentOffset != published.contentOffset
-            && description != last
+        let offset = description.contentOffset
+        guard offset != published.contentOffset,
+            offset == last.contentOffset || states[index].inFlight.contains(offset)
+        else { return false }
+        var layoutOnly = description
+        layoutOnly.contentOffset = last.contentOffset
+        return layoutOnly != last
+    }
+
+    /// The client stated `offset`: what of insetd's adjustments is still on
+    /// its way to it. Insetd's last offset, or an offset of the user's: none.
+    private mutating func stated(_ offset: Point, at index: Int, stale: Bool) {
+        if stale {
+            states[index].inFlight.clear(through: offset)
+        } else {
+            states[index].inFlight.removeAll()
+        }
     }
 
     /// A view changes size in a transition (rotation): the upper-left corner of the
@@ -87,6 +105,9 @@ public struct InsetEngine: Sendable {
     {
         let index = try position(of: id)
         let old = states[index].published ?? layout(states[index], animation: animation)
+        // The offset stated with a new size is replaced by the pinned one: the
+        // adjustments before it are no longer the client's to apply.
+        states[index].inFlight.removeAll()
         states[index].description = description
         let new = layout(states[index], animation: animation)
         states[index].offset.x += old.adjustedContentInset.left - new.adjustedContentInset.left
@@ -167,6 +188,11 @@ public struct InsetEngine: Sendable {
         let adjustment = layout(states[index], animation: animation)
         states[index].offset = adjustment.contentOffset
         if !force, let last = states[index].published, last.sameState(as: adjustment) { return nil }
+        if let last = states[index].published, last.contentOffset != adjustment.contentOffset,
+            last.contentOffset != states[index].description.contentOffset
+        {
+            states[index].inFlight.record(last.contentOffset)
+        }
         states[index].published = adjustment
         return adjustment
     }

@@ -2,22 +2,27 @@ import Testing
 
 @testable import InsetCore
 
-/// ENGINE.md rule 11's stale offset, at the pipeline's API (scenario 38 has the
-/// focused-field case): an update that restates the client's previous offset
-/// while changing something else was laid out before insetd's adjustment reached
-/// the client, so insetd's offset stands; any other moved offset is the user's.
+/// ENGINE.md rule 11's stale offset, at the pipeline's API (scenarios 38 and 39
+/// have the focused-field cases): an update that restates the client's previous
+/// offset, or an offset insetd published before its last one, while changing
+/// something else was laid out before insetd's last adjustment reached the
+/// client, so insetd's offset stands; any other moved offset is the user's.
 @Suite struct StaleOffsetRuleTests {
     static let view = ViewID(client: ClientID("kiosk"), name: "page")
     static let registered = ViewDescription(
         frame: Rect(x: 0, y: 0, width: 390, height: 844), contentSize: Size(width: 390, height: 2000))
 
-    /// One client update: what changes in the view's description.
+    /// One client update: what changes in the view's description. Or, with
+    /// `request`, insetd scrolling again before the client says anything: a
+    /// request for `request`..`request` + 44 (margin 0).
     struct Change: Sendable, CustomStringConvertible {
         var height: Double? = nil
         var content: Double? = nil
-        var offset: Double
+        var offset: Double = 0
+        var request: Double? = nil
         var description: String {
-            "offset \(offset)" + (height.map { " height \($0)" } ?? "") + (content.map { " content \($0)" } ?? "")
+            if let request { return "insetd scrolls to \(request)" }
+            return "offset \(offset)" + (height.map { " height \($0)" } ?? "") + (content.map { " content \($0)" } ?? "")
         }
     }
 
@@ -59,16 +64,34 @@ import Testing
         Case([Change(offset: 200), Change(height: 600, offset: 0)], 0),
         // The user scrolled to 70 after 200 arrived; a new frame restating 70 is.
         Case([Change(offset: 70), Change(height: 600, offset: 70)], 70),
+        // insetd scrolls again (1344 - 844 = 500) before the client has said
+        // anything: 200 is on its way, then 500.
+        // The client applied 200 and its window shrank: 200 is stale, 500 stands.
+        Case([Change(request: 1300), Change(height: 600, offset: 200)], 500),
+        // It applied nothing yet: 0, its own last offset, is stale too.
+        Case([Change(request: 1300), Change(height: 600, offset: 0)], 500),
+        // 200 with a new frame, then the content grows, still at 200: both stale.
+        Case([Change(request: 1300), Change(height: 600, offset: 200), Change(content: 2500, offset: 200)], 500),
+        // Nothing but the offset, to 200: the user's, even to insetd's earlier offset.
+        Case([Change(request: 1300), Change(offset: 200)], 200),
+        // The client applied 500; a new frame at 200 later is the user's.
+        Case([Change(request: 1300), Change(offset: 500), Change(height: 600, offset: 200)], 200),
     ]
 
     @Test(arguments: cases)
     func anUpdateRestatingTheOffsetBeforeInsetdsAdjustmentKeepsInsetds(_ rule: Case) throws {
         var (pipeline, view) = try Self.scrolledByInsetd()
         for (index, change) in rule.changes.enumerated() {
+            let now = Instant.milliseconds(100 + 50 * Int64(index))
+            if let request = change.request {
+                let rect = Rect(x: 0, y: request, width: 390, height: 44)
+                _ = try pipeline.handle(.scrollToVisible(ScrollRequest(view: Self.view, rect: rect, margin: 0)), now: now)
+                continue
+            }
             if let height = change.height { view.frame.size.height = height }
             if let content = change.content { view.contentSize.height = content }
             view.contentOffset = Point(x: 0, y: change.offset)
-            _ = try pipeline.handle(.update(Self.view, view), now: .milliseconds(100 + 50 * Int64(index)))
+            _ = try pipeline.handle(.update(Self.view, view), now: now)
         }
         #expect(pipeline.engine.adjustment(of: Self.view)?.contentOffset == Point(x: 0, y: rule.expected))
     }

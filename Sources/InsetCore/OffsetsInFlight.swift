@@ -1,0 +1,42 @@
+/// The offsets insetd published for a view before its latest adjustment, that
+/// the view's client has not stated since: adjustments still on their way to
+/// the client, or applied by it while a later one is on its way. An update
+/// stating one of them with a layout change was laid out before the latest
+/// adjustment arrived (ENGINE.md rule 11).
+///
+/// Held inline, four at most (the oldest goes first): a keyboard change that
+/// moves every view's offset records one per view, and an array would be an
+/// allocation per view per change.
+struct OffsetsInFlight: Sendable, Equatable {
+    static let capacity = 4
+    private var first: Point?
+    private var second: Point?
+    private var third: Point?
+    private var fourth: Point?
+
+    init() {}
+
+    /// Records an offset insetd published, now superseded by a later one.
+    mutating func record(_ offset: Point) {
+        guard first != nil else { return first = offset }
+        guard second != nil else { return second = offset }
+        guard third != nil else { return third = offset }
+        if fourth != nil { (first, second, third) = (second, third, fourth) }
+        fourth = offset
+    }
+
+    func contains(_ offset: Point) -> Bool {
+        first == offset || second == offset || third == offset || fourth == offset
+    }
+
+    /// The client stated `offset`, one of these: it applied that adjustment,
+    /// so it and the ones before it are no longer on their way.
+    mutating func clear(through offset: Point) {
+        while let oldest = first {
+            (first, second, third, fourth) = (second, third, fourth, nil)
+            if oldest == offset { return }
+        }
+    }
+
+    mutating func removeAll() { self = OffsetsInFlight() }
+}
