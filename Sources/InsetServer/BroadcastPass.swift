@@ -20,12 +20,16 @@ extension InsetServer {
             // The common case, a client with nothing waiting that gets what
             // many others get: one send of bytes the pass shares, and none of
             // the connection's buffers touched (as a C program writing the same
-            // bytes to every client would do).
+            // bytes to every client would do). The bytes are made only for a
+            // client that can take them so.
             if run.map({ $0.count == 1 }) ?? true, !buffers.hasOwnLine(connection.id) {
-                let adjustment = run.map { adjustments[$0.lowerBound] }.map {
-                    adjustmentLines.encoded(view: $0.view.name, $0, for: connection.framing)
+                let sent = connection.sendAtOnce {
+                    let adjustment = run.map { adjustments[$0.lowerBound] }.map {
+                        adjustmentLines.encoded(view: $0.view.name, $0, for: connection.framing)
+                    }
+                    return buffers.bytes(for: connection.framing, then: adjustment)
                 }
-                if connection.sendAtOnce(shared: buffers.bytes(for: connection.framing, then: adjustment)) { continue }
+                if sent { continue }
             }
             sendLines(&buffers, to: connection, inPass: true)
             for adjustment in run.map({ adjustments[$0] }) ?? [] {
@@ -62,6 +66,9 @@ struct PassBuffers {
     /// The last joined buffer made for each framing, and the adjustment line
     /// it ends with (its `AdjustmentLines` generation; nil: none).
     private var joined: [(framing: SessionFraming, generation: Int?, bytes: ByteBuffer)] = []
+    /// The adjustment line asked for last, and whether a joined buffer was
+    /// made for it: a line is joined once a second client asks for it.
+    private var lastAsked: Int?
 
     init(_ lines: [BroadcastLine]) {
         self.lines = lines
@@ -79,14 +86,22 @@ struct PassBuffers {
         return shared[index].wire(for: connection.framing)
     }
 
-    /// Every line then `adjustment`, framed by `framing`, in one buffer.
+    /// Every line then `adjustment`, framed by `framing`, in one buffer; nil
+    /// for an adjustment line no other client of the pass has asked for yet.
+    /// A buffer made for one client would be an allocation per client where
+    /// every client's adjustment differs; the client's own staging buffer,
+    /// reused from change to change, costs none.
     mutating func bytes(for framing: SessionFraming, then adjustment: (bytes: ByteBuffer, generation: Int)?)
-        -> ByteBuffer
+        -> ByteBuffer?
     {
         if let made = joined.firstIndex(where: { $0.framing == framing }),
             joined[made].generation == adjustment?.generation
         {
             return joined[made].bytes
+        }
+        if let generation = adjustment?.generation {
+            defer { lastAsked = generation }
+            guard lastAsked == generation else { return nil }
         }
         var bytes = ByteBuffer()
         for index in shared.indices { bytes.writeImmutableBuffer(shared[index].wire(for: framing)) }

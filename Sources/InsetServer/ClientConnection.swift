@@ -48,9 +48,10 @@ package final class ClientConnection: Sendable {
     /// caller, and asking the channel costs a cache miss per client at a
     /// keyboard change (the channel is a large object the change does not touch).
     private let eventLoop: any EventLoop
-    /// Touched only on `eventLoop` (`state` asserts it), kept in the object
-    /// itself: a box of its own would be one more cache miss per client at a
-    /// keyboard change.
+    /// Touched only on `eventLoop`, kept in the object itself: a box of its
+    /// own would be one more cache miss per client at a keyboard change. The
+    /// hot path (`state`) asserts the loop in debug builds; the entry points
+    /// the pass does not take check it in every build.
     nonisolated(unsafe) private var loopState: State
     package let peer: SessionPeer
     /// The transport the client came by: it frames everything staged and
@@ -91,8 +92,14 @@ package final class ClientConnection: Sendable {
 
     /// Why insetd closed the connection, nil when it did not. On the event loop only.
     var closeReason: String? {
-        get { state.closeReason }
-        set { state.closeReason = newValue }
+        get {
+            eventLoop.preconditionInEventLoop()
+            return state.closeReason
+        }
+        set {
+            eventLoop.preconditionInEventLoop()
+            state.closeReason = newValue
+        }
     }
 
     /// False once the connection is closed or closing.
@@ -118,20 +125,21 @@ package final class ClientConnection: Sendable {
     /// task's end. The pass has this connection's objects in the CPU's caches;
     /// writing at the task's end would bring them back in, for each of a
     /// thousand clients. Off the event loop, the same as `send(framed:)`.
-    package func sendInPass(framed bytes: ByteBuffer, coalescingView view: String? = nil) {
+    func sendInPass(framed bytes: ByteBuffer, coalescingView view: String? = nil) {
         guard eventLoop.inEventLoop else { return send(.framed(bytes), coalescingView: view) }
         enqueue(.framed(bytes), view: view, schedulingFlush: false)
     }
 
-    /// Sends `bytes`, framed for this connection and shared with other
-    /// clients, on the descriptor now, when nothing of the connection's is
-    /// waiting to go before them (staged, queued or held by the channel).
-    /// False when they were not sent: the caller sends them as usual.
-    package func sendAtOnce(shared bytes: ByteBuffer) -> Bool {
+    /// Sends the bytes `shared` makes, framed for this connection and shared
+    /// with other clients, on the descriptor now, when nothing of the
+    /// connection's is waiting to go before them (staged, queued or held by
+    /// the channel). `shared` is called only then, and may decline (nil).
+    /// False when nothing was sent: the caller sends as usual.
+    func sendAtOnce(shared: () -> ByteBuffer?) -> Bool {
         guard socket != nil, eventLoop.inEventLoop else { return false }
         let idle = !state.closing && state.descriptorOpen && state.heldByChannel == 0
             && state.staged == nil && state.queue.isEmpty
-        guard idle else { return false }
+        guard idle, let bytes = shared() else { return false }
         transmit(bytes, flush: true)
         return true
     }
@@ -139,9 +147,9 @@ package final class ClientConnection: Sendable {
     /// Writes what `sendInPass` staged (and anything staged before it in this
     /// task, which goes first). Off the event loop, nothing: those sends were
     /// scheduled as any other.
-    package func endPass() {
+    func endPass() {
         guard eventLoop.inEventLoop else { return }
-        flush()
+        writeStaged()
     }
 
     /// A message on its way to the connection: a client's own line is framed
@@ -182,6 +190,7 @@ package final class ClientConnection: Sendable {
     /// event loop (the peer closed, or broke the protocol): nothing the
     /// session sends afterwards is written.
     func finish(code: UInt16) {
+        eventLoop.preconditionInEventLoop()
         state.closing = true
         transport.finish(channel, last: nil, code: code)
     }
@@ -189,12 +198,14 @@ package final class ClientConnection: Sendable {
     /// The channel became active (its session handler was there before):
     /// its descriptor is open. On the event loop.
     func channelBecameActive() {
+        eventLoop.preconditionInEventLoop()
         state.descriptorOpen = socket != nil
     }
 
     /// The channel closed: its descriptor's number may already be another
     /// connection's. On the event loop, from the session's handler.
     func channelBecameInactive() {
+        eventLoop.preconditionInEventLoop()
         state.descriptorOpen = false
     }
 
@@ -205,6 +216,7 @@ package final class ClientConnection: Sendable {
         // Asked here, not of `descriptorOpen`: a frame decoder hands on its last
         // frames (a ping among them) as the channel closes, before the session's
         // handler hears that it did.
+        eventLoop.preconditionInEventLoop()
         guard !state.closing, channel.isActive else { return }
         transmit(frame, flush: true)
     }
@@ -268,6 +280,7 @@ package final class ClientConnection: Sendable {
 
     /// Writes queued messages while the socket accepts them (it has drained).
     func drain() {
+        eventLoop.preconditionInEventLoop()
         guard channel.isActive else { return }
         if writeQueued() { scheduleFlush() }
     }
@@ -321,10 +334,18 @@ package final class ClientConnection: Sendable {
         pendingFlushes.add(self)
     }
 
-    /// `PendingFlushes`' end of the loop task (or a pass's end): what was
-    /// staged, then what the queue holds while the socket takes it.
+    /// `PendingFlushes`' end of the loop task: what was staged, then what the
+    /// queue holds while the socket takes it.
     func flush() {
         state.flushScheduled = false
+        writeStaged()
+    }
+
+    /// What was staged, then what the queue holds while the socket takes it.
+    /// A pass's end writes this way too, leaving `flushScheduled` alone: a
+    /// connection in `PendingFlushes`' list stays there, once, until the
+    /// task's end.
+    private func writeStaged() {
         guard !state.closing else { return }
         if let bytes = state.staged.take() {
             // Kept for the next task's messages: usually sent whole at once,

@@ -86,21 +86,43 @@ import Testing
 @Suite struct PassBuffersTests {
     static let lines = [BroadcastLine(Array("{\"a\":1}\n".utf8)), BroadcastLine(Array("{\"b\":2}\n".utf8))]
 
-    @Test func theLinesThenTheAdjustmentAreOneBufferPerFramingAndAdjustment() {
+    @Test func theLinesThenTheAdjustmentAreOneBufferPerFramingAndAdjustment() throws {
         var buffers = PassBuffers(Self.lines)
+        func bytes(_ framing: SessionFraming, _ adjustment: (bytes: ByteBuffer, generation: Int)?) -> ByteBuffer? {
+            buffers.bytes(for: framing, then: adjustment)
+        }
         let adjustment = (bytes: ByteBuffer(bytes: Array("{\"adj\":1}\n".utf8)), generation: 7)
-        let plain = buffers.bytes(for: .lines, then: nil)
+        let plain = try #require(bytes(.lines, nil))
         #expect(Array(plain.readableBytesView) == Array("{\"a\":1}\n{\"b\":2}\n".utf8))
-        let withAdjustment = buffers.bytes(for: .lines, then: adjustment)
+        // The first client to get an adjustment line stages it in its own
+        // buffer; the second gets the lines and it joined.
+        #expect(bytes(.lines, adjustment) == nil)
+        let withAdjustment = try #require(bytes(.lines, adjustment))
         #expect(Array(withAdjustment.readableBytesView) == Array("{\"a\":1}\n{\"b\":2}\n{\"adj\":1}\n".utf8))
         // The same adjustment again: the same buffer, not a copy.
-        let again = buffers.bytes(for: .lines, then: adjustment)
+        let again = try #require(bytes(.lines, adjustment))
         #expect(again.withUnsafeReadableBytes { $0.baseAddress } == withAdjustment.withUnsafeReadableBytes { $0.baseAddress })
-        let framed = buffers.bytes(for: .messages, then: nil)
+        let framed = try #require(bytes(.messages, nil))
         #expect(Array(framed.readableBytesView) == [0x81, 7] + Array("{\"a\":1}".utf8) + [0x81, 7] + Array("{\"b\":2}".utf8))
-        // Another adjustment line (a new generation) is another buffer.
-        let other = buffers.bytes(for: .lines, then: (ByteBuffer(bytes: Array("{\"adj\":2}\n".utf8)), 8))
-        #expect(Array(other.readableBytesView) == Array("{\"a\":1}\n{\"b\":2}\n{\"adj\":2}\n".utf8))
+        // A line asked for by the other framing's clients too is joined at once for them.
+        let framedAdjustment = (bytes: ByteBuffer(bytes: [0x81, 9] + Array("{\"adj\":1}".utf8)), generation: 7)
+        let framedWith = try #require(bytes(.messages, framedAdjustment))
+        #expect(Array(framedWith.readableBytesView).suffix(11) == [0x81, 9] + Array("{\"adj\":1}".utf8))
+        // Another adjustment line (a new generation): staged by its first client, then another buffer.
+        let other = (bytes: ByteBuffer(bytes: Array("{\"adj\":2}\n".utf8)), generation: 8)
+        #expect(bytes(.lines, other) == nil)
+        let joined = try #require(bytes(.lines, other))
+        #expect(Array(joined.readableBytesView) == Array("{\"a\":1}\n{\"b\":2}\n{\"adj\":2}\n".utf8))
+    }
+
+    /// Clients whose adjustments all differ (each its own view or offset) get
+    /// no joined buffer: each would be an allocation of its own.
+    @Test func linesNoOtherClientGetsAreNotJoined() {
+        var buffers = PassBuffers(Self.lines)
+        for generation in 1...50 {
+            let joined = buffers.bytes(for: .lines, then: (ByteBuffer(bytes: [UInt8(generation), 10]), generation))
+            #expect(joined == nil)
+        }
     }
 
     @Test func onlyTheClientsOfASpecialLineHaveOneOfTheirOwn() {
