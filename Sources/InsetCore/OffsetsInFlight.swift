@@ -8,7 +8,6 @@
 /// moves every view's offset records one per view, and an array would be an
 /// allocation per view per change.
 struct OffsetsInFlight: Sendable, Equatable {
-    static let capacity = 4
     private var first: Point?
     private var second: Point?
     private var third: Point?
@@ -29,9 +28,11 @@ struct OffsetsInFlight: Sendable, Equatable {
         first == offset || second == offset || third == offset || fourth == offset
     }
 
-    /// The client stated `offset`, one of these: it applied that adjustment,
-    /// so it and the ones before it are no longer on their way.
+    /// The client stated `offset`: when it is one of these, the client applied
+    /// that adjustment, so it and the ones before it are no longer on their
+    /// way. Any other offset leaves them all.
     mutating func clear(through offset: Point) {
+        guard contains(offset) else { return }
         while let oldest = first {
             (first, second, third, fourth) = (second, third, fourth, nil)
             if oldest == offset { return }

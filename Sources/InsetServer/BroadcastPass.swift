@@ -66,8 +66,8 @@ struct PassBuffers {
     /// The last joined buffer made for each framing, and the adjustment line
     /// it ends with (its `AdjustmentLines` generation; nil: none).
     private var joined: [(framing: SessionFraming, generation: Int?, bytes: ByteBuffer)] = []
-    /// The adjustment line asked for last, and whether a joined buffer was
-    /// made for it: a line is joined once a second client asks for it.
+    /// The generation of the adjustment line asked for last: a line is
+    /// joined once a second client in a row asks for it.
     private var lastAsked: Int?
 
     init(_ lines: [BroadcastLine]) {

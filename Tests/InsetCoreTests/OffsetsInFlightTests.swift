@@ -26,6 +26,10 @@ import Testing
         Case(recorded: [10, 20, 30], clearedThrough: 30, kept: []),
         // Cleared through the newest of five: nothing left.
         Case(recorded: [10, 20, 30, 40, 50], clearedThrough: 50, kept: []),
+        // An offset that is none of them (the client's own, restated) clears nothing.
+        Case(recorded: [10, 20, 30], clearedThrough: 25, kept: [10, 20, 30]),
+        // One pushed out already: clearing through it clears nothing.
+        Case(recorded: [10, 20, 30, 40, 50], clearedThrough: 10, kept: [20, 30, 40, 50]),
     ])
     func keepsTheNewestFourUntilStated(_ rule: Case) {
         var offsets = OffsetsInFlight()

@@ -70,6 +70,9 @@ import Testing
         Case([Change(request: 1300), Change(height: 600, offset: 200)], 500),
         // It applied nothing yet: 0, its own last offset, is stale too.
         Case([Change(request: 1300), Change(height: 600, offset: 0)], 500),
+        // Stale at 0 first, then 200 applied with the content grown: still
+        // stale (200 stays on its way while the client restates 0).
+        Case([Change(request: 1300), Change(height: 600, offset: 0), Change(content: 2500, offset: 200)], 500),
         // 200 with a new frame, then the content grows, still at 200: both stale.
         Case([Change(request: 1300), Change(height: 600, offset: 200), Change(content: 2500, offset: 200)], 500),
         // Nothing but the offset, to 200: the user's, even to insetd's earlier offset.
