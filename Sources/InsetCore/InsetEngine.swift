@@ -13,6 +13,8 @@ public struct InsetEngine: Sendable {
         var published: ViewAdjustment?
         /// Offsets published before `published`'s that the client has not stated.
         var inFlight = OffsetsInFlight()
+        /// The step `published` was made in (nil: none yet).
+        var publishedStep: UInt64?
     }
 
     /// The keyboard frame the views are currently adjusted for; nil = hidden.
@@ -22,12 +24,22 @@ public struct InsetEngine: Sendable {
     /// order, without hashing a single id (the per-view cost budget is 2 µs).
     private var states: [ViewState] = []
     private var positions: [ViewID: Int] = [:]
+    /// The caller's step (`beginStep`): of the adjustments one step publishes
+    /// for a view, only the last reaches its client.
+    private var step: UInt64 = 0
 
     public init(screen: Size) {
         self.screen = screen
     }
 
     public var viewIDs: [ViewID] { states.map(\.id) }
+
+    /// Starts a step whose outputs go to the clients together, one adjustment
+    /// per view, the last the step published (`InsetPipeline` starts one per
+    /// event, deadline or reload). An adjustment a later one replaces in its
+    /// step was never sent: it is not recorded as on its way (rule 11). An
+    /// engine whose steps are not marked records none.
+    public mutating func beginStep() { step &+= 1 }
 
     public func description(of id: ViewID) -> ViewDescription? { positions[id].map { states[$0].description } }
 
@@ -64,7 +76,9 @@ public struct InsetEngine: Sendable {
         if !keepingPublishedOffset || states[index].published == nil {
             states[index].offset = description.contentOffset
         }
-        return publish(at: index, animation: animation)
+        // An offset the client states (insetd's last, or the user's) leaves
+        // nothing on its way; a stale one leaves insetd's last on its way.
+        return publish(at: index, animation: animation, recording: keepingPublishedOffset)
     }
 
     /// Whether `description` states an offset older than insetd's last
@@ -105,8 +119,10 @@ public struct InsetEngine: Sendable {
     {
         let index = try position(of: id)
         let old = states[index].published ?? layout(states[index], animation: animation)
-        // The offset stated with a new size is replaced by the pinned one: the
-        // adjustments before it are no longer the client's to apply.
+        // The offset stated with a new size is replaced by the pinned one:
+        // only insetd's last adjustment, when the client has not stated it,
+        // is still on its way (`publish` records it); the ones before it are
+        // the client's no more.
         states[index].inFlight.removeAll()
         states[index].description = description
         let new = layout(states[index], animation: animation)
@@ -184,16 +200,22 @@ public struct InsetEngine: Sendable {
 
     /// Lays the view out; returns the adjustment when it differs from the last one
     /// published (or always, when forced). The clamped offset becomes the view's.
-    private mutating func publish(at index: Int, animation: Animation, force: Bool = false) -> ViewAdjustment? {
+    /// `recording`: the last published offset, when this one replaces it, was
+    /// sent in an earlier step and the client has not stated it, is recorded
+    /// as on its way.
+    private mutating func publish(
+        at index: Int, animation: Animation, force: Bool = false, recording: Bool = true
+    ) -> ViewAdjustment? {
         let adjustment = layout(states[index], animation: animation)
         states[index].offset = adjustment.contentOffset
         if !force, let last = states[index].published, last.sameState(as: adjustment) { return nil }
-        if let last = states[index].published, last.contentOffset != adjustment.contentOffset,
-            last.contentOffset != states[index].description.contentOffset
+        if recording, let last = states[index].published, last.contentOffset != adjustment.contentOffset,
+            states[index].publishedStep != step, last.contentOffset != states[index].description.contentOffset
         {
             states[index].inFlight.record(last.contentOffset)
         }
         states[index].published = adjustment
+        states[index].publishedStep = step
         return adjustment
     }
 }

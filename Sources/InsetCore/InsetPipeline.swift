@@ -129,6 +129,7 @@ public struct InsetPipeline: Sendable {
                 throw .dismissNotAllowed(view, mode: .none)
             }
         }
+        engine.beginStep()
         var out = Outputs()
         fireDeadlines(through: now, into: &out)
         out.now = now
@@ -138,6 +139,7 @@ public struct InsetPipeline: Sendable {
 
     /// Fires every deadline due by `now`, each at its own instant, in order.
     public mutating func advance(to now: Instant) -> PipelineStep {
+        engine.beginStep()
         var out = Outputs()
         fireDeadlines(through: now, into: &out)
         return PipelineStep(outputs: out.items, nextDeadline: nextDeadline)
@@ -145,6 +147,7 @@ public struct InsetPipeline: Sendable {
 
     /// Replaces the configuration (a configuration reload).
     public mutating func reconfigure(_ configuration: PipelineConfiguration, now: Instant) -> PipelineStep {
+        engine.beginStep()
         var out = Outputs()
         fireDeadlines(through: now, into: &out)
         out.now = now

@@ -15,13 +15,21 @@ struct OffsetsInFlight: Sendable, Equatable {
 
     init() {}
 
-    /// Records an offset insetd published, now superseded by a later one.
+    /// Records an offset insetd sent, now superseded by a later one; the
+    /// newest, once (an offset sent again is on its way once, as the last).
     mutating func record(_ offset: Point) {
+        if contains(offset) { remove(offset) }
         guard first != nil else { return first = offset }
         guard second != nil else { return second = offset }
         guard third != nil else { return third = offset }
         if fourth != nil { (first, second, third) = (second, third, fourth) }
         fourth = offset
+    }
+
+    private mutating func remove(_ offset: Point) {
+        let kept = [first, second, third, fourth]
+        self = OffsetsInFlight()
+        for case let other? in kept where other != offset { record(other) }
     }
 
     func contains(_ offset: Point) -> Bool {

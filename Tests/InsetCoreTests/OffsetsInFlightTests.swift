@@ -28,6 +28,9 @@ import Testing
         Case(recorded: [10, 20, 30, 40, 50], clearedThrough: 50, kept: []),
         // An offset that is none of them (the client's own, restated) clears nothing.
         Case(recorded: [10, 20, 30], clearedThrough: 25, kept: [10, 20, 30]),
+        // An offset sent again is on its way once, as the newest.
+        Case(recorded: [10, 20, 10], clearedThrough: 10, kept: []),
+        Case(recorded: [10, 20, 10], clearedThrough: 20, kept: [10]),
         // One pushed out already: clearing through it clears nothing.
         Case(recorded: [10, 20, 30, 40, 50], clearedThrough: 10, kept: [20, 30, 40, 50]),
     ])

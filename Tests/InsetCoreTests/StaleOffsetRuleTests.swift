@@ -79,6 +79,12 @@ import Testing
         Case([Change(request: 1300), Change(offset: 200)], 200),
         // The client applied 500; a new frame at 200 later is the user's.
         Case([Change(request: 1300), Change(offset: 500), Change(height: 600, offset: 200)], 200),
+        // The client applied 200, the user scrolled to 70, then a new frame
+        // back at 200: the user's (200 reached the client long ago).
+        Case([Change(offset: 200), Change(offset: 70), Change(height: 600, offset: 200)], 200),
+        // The user scrolled to 70 before 200 arrived: 200 is the user's no
+        // more either; a new frame at 200 later is the user's.
+        Case([Change(offset: 70), Change(height: 600, offset: 200)], 200),
     ]
 
     @Test(arguments: cases)
@@ -97,5 +103,36 @@ import Testing
             _ = try pipeline.handle(.update(Self.view, view), now: now)
         }
         #expect(pipeline.engine.adjustment(of: Self.view)?.contentOffset == Point(x: 0, y: rule.expected))
+    }
+
+    /// An adjustment a later one replaces within the same step is never sent:
+    /// an offset the client states later that only it had is the user's.
+    ///
+    /// Page 390x844, content 2000, no safe area. Keyboard up (336): the user
+    /// scrolls to the bottom, 2000 + 336 - 844 = 1492. The keyboard hides with
+    /// a request for 100..144 queued behind it: in one pass the hide clamps
+    /// the offset to 2000 - 844 = 1156, then the request scrolls to 100; only
+    /// 100 is sent. A new content size stated at 1156 is then the user's.
+    @Test func anOffsetNeverSentIsNotOnItsWay() throws {
+        var pipeline = InsetPipeline(screen: Size(width: 390, height: 844))
+        var view = Self.registered
+        _ = try pipeline.handle(.register(Self.view, view), now: .zero)
+        _ = try pipeline.handle(.command(.show), now: .zero)
+        _ = pipeline.advance(to: .milliseconds(100))
+        view.contentOffset = Point(x: 0, y: 1492)
+        _ = try pipeline.handle(.update(Self.view, view), now: .milliseconds(200))
+        #expect(pipeline.engine.adjustment(of: Self.view)?.contentOffset == Point(x: 0, y: 1492))
+        _ = try pipeline.handle(.command(.hide), now: .milliseconds(300))
+        let request = ScrollRequest(view: Self.view, rect: Rect(x: 0, y: 100, width: 390, height: 44), margin: 0)
+        _ = try pipeline.handle(.scrollToVisible(request), now: .milliseconds(310))
+        let pass = pipeline.advance(to: .milliseconds(400)).outputs.compactMap { timed -> Point? in
+            if case .adjustment(let adjustment) = timed.output { return adjustment.contentOffset }
+            return nil
+        }
+        #expect(pass == [Point(x: 0, y: 100)])
+        view.contentOffset = Point(x: 0, y: 1156)
+        view.contentSize.height = 2500
+        _ = try pipeline.handle(.update(Self.view, view), now: .milliseconds(500))
+        #expect(pipeline.engine.adjustment(of: Self.view)?.contentOffset == Point(x: 0, y: 1156))
     }
 }
