@@ -11,7 +11,7 @@ public struct InsetEngine: Sendable {
         var description: ViewDescription
         var offset: Point
         var published: ViewAdjustment?
-        /// Offsets published before `published`'s that the client has not stated.
+        /// Offsets sent before `published`'s that the client has not stated.
         var inFlight = OffsetsInFlight()
         /// The step `published` was made in (nil: none yet).
         var publishedStep: UInt64?

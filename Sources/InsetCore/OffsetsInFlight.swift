@@ -1,5 +1,5 @@
-/// The offsets insetd published for a view before its latest adjustment, that
-/// the view's client has not stated since: adjustments still on their way to
+/// The offsets insetd sent for a view before its latest adjustment, that the
+/// view's client has not stated since: adjustments still on their way to
 /// the client, or applied by it while a later one is on its way. An update
 /// stating one of them with a layout change was laid out before the latest
 /// adjustment arrived (ENGINE.md rule 11).
