@@ -173,6 +173,10 @@ public struct InsetPipeline: Sendable {
             route(policy.handle(.mode(mode), now: now), into: &out)
         case .floatingFrame(let rect):
             route(policy.handle(.floatingFrame(rect), now: now), into: &out)
+            // A reported frame is the OSK on the screen: a show or frame change
+            // waiting in the filter has happened, and the views move now, to the
+            // real frame (a rotation still waits for its end).
+            if rect != nil { deliver(filter.flush(now: now), into: &out) }
         case .register(let id, let description):
             out.append(.adjustment(engine.register(id, description)))
         case .update(let id, let description):

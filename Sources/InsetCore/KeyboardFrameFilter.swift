@@ -19,16 +19,17 @@ public enum FilteredEvent: Hashable, Sendable {
     case scroll(ScrollRequest)
 }
 
-/// A trailing debounce for keyboard frames, so a burst of frames (an autofill that
-/// hides and shows the keyboard twice within 0.1 s, an accessory view that changes
-/// its height) moves the views once, to the last frame.
+/// A trailing debounce for keyboard frames, so a burst of frames (an accessory
+/// view that changes its height, a floating keyboard dragged, a show whose real
+/// frame follows the configured one) moves the views once, to the last frame.
+/// Hides are the exception: they are delivered at once (see `submit`).
 ///
 /// Scroll requests queue behind the same timer: they are computed after the inset
 /// they depend on, in the same pass, never against a stale inset.
 ///
 /// ```
 ///  window w = 100 ms                     deliver
-///  submit A  submit B      submit C        │
+///  submit A  submit B      submit C        │          (a hide: delivered at submit)
 ///  ──┬─────────┬─────────────┬─────────────▼──────────  one delivery: C
 ///    └── w ──┘ └──── w ────┘ └──── w ────┘
 ///
@@ -74,8 +75,16 @@ public struct KeyboardFrameFilter: Sendable {
 
     /// A new keyboard frame: replaces any pending one and restarts the window. The
     /// window only ever moves later: a submit never shortens a longer wait.
+    ///
+    /// A hide is not held: it replaces whatever was pending and is delivered at
+    /// once, with the scroll requests queued behind it. The on-screen keyboard
+    /// leaves as soon as it is told to, so an inset held for the window would pad
+    /// every view, and every window the compositor grows back, for a keyboard no
+    /// longer there. While suspended (a rotation) it waits like any frame: the
+    /// views that report their new size are laid out against it at once.
     public mutating func submit(_ change: KeyboardFrameChange, now: Instant) -> [FilteredEvent] {
         pendingFrame = change
+        if change.frame == nil, !isSuspended { return deliver() }
         switch state {
         case .idle:
             state = .waiting(deadline: now + window)

@@ -41,7 +41,9 @@ public struct KeyboardPolicy: Sendable {
         case command(KeyboardCommand)
         case mode(KeyboardMode)
         case screen(Size)
-        /// An undocked/floating keyboard's frame as its OSK reports it; nil = docked.
+        /// The real keyboard's frame as its OSK reports it (docked or floating), on
+        /// the screen as it is now; nil forgets every reported frame (back to the
+        /// configured heights).
         case floatingFrame(Rect?)
     }
 
@@ -76,7 +78,19 @@ public struct KeyboardPolicy: Sendable {
     private var tabletMode: Bool
     private var hardware: HardwareSettling
     private var override: Override?
+    /// The real keyboard's frame reported for each screen size (an orientation
+    /// of an output). Kept when the screen rotates and back, and when the
+    /// reporting bridge goes, so a show after a rotation back or a bridge's
+    /// restart publishes the keyboard that will be on the screen, not the
+    /// configured guess.
+    public private(set) var reportedFrames: [ReportedFrame] = []
+    /// The reported frame for the screen as it is now.
     private var floatingFrame: Rect?
+
+    /// The real keyboard frame reported for a screen size, if any.
+    public func reportedFrame(for screen: Size) -> Rect? {
+        reportedFrames.first { $0.screen == screen }?.frame
+    }
     private var pendingCompletion: (notification: KeyboardNotification, at: Instant)?
 
     /// A policy whose hardware state is already settled: the devices found by the
@@ -132,7 +146,10 @@ public struct KeyboardPolicy: Sendable {
             override = nil
         case .screen(let size):
             screen = size
+            floatingFrame = reportedFrame(for: size)
         case .floatingFrame(let rect):
+            reportedFrames.removeAll { rect == nil || $0.screen == screen }
+            if let rect { reportedFrames.append(ReportedFrame(screen: screen, frame: rect)) }
             floatingFrame = rect
         }
         notifications += moveKeyboard(to: desiredFrame, now: now)
@@ -270,4 +287,10 @@ public struct KeyboardPolicy: Sendable {
         pendingCompletion = nil
         return [pending.notification]
     }
+}
+
+/// A keyboard frame an OSK reported, and the screen size it was reported on.
+public struct ReportedFrame: Hashable, Sendable {
+    public var screen: Size
+    public var frame: Rect
 }

@@ -29,7 +29,9 @@ final class DaemonCore {
     private var devices: [String: InputDevice] = [:]
     private var tabletMode = false
     /// The OSK bridge whose real keyboard frame is in use, and its client (see `reportedFrame`).
-    private var frameReporter: (bridge: String, client: ClientID)?
+    /// The bridge whose real keyboard frames the pipeline uses; `client` nil once
+    /// it left (its frames stay learned).
+    private var frameReporter: (bridge: String, client: ClientID?)?
     /// Why a bridge's real keyboard is not on the screen, until it says otherwise or leaves.
     private var oskProblem: (bridge: String, client: ClientID, problem: String)?
     /// What `policy` subscribers were last told of the hardware keyboard.
@@ -337,15 +339,22 @@ final class DaemonCore {
         var state = StateSnapshot(
             keyboard: pipeline.policy.frame, screen: pipeline.policy.screen, mode: pipeline.policy.configuration.mode,
             tabletMode: tabletMode, hardwareKeyboard: pipeline.policy.hardwareKeyboardUsable)
-        state.frameSource = frameReporter.map { "reported by \($0.bridge)" } ?? "configured"
+        state.frameSource =
+            switch frameReporter {
+            case let reporter? where pipeline.policy.reportedFrame(for: pipeline.policy.screen) == nil:
+                "configured (none reported by \(reporter.bridge) for this orientation yet)"
+            case let reporter? where reporter.client == nil: "learned from \(reporter.bridge)"
+            case let reporter?: "reported by \(reporter.bridge)"
+            case nil: "configured"
+            }
         state.oskProblem = oskProblem?.problem
         return state
     }
 
     // MARK: - OSK bridges
 
-    /// A bridge's real keyboard frame replaces the configured heights (the
-    /// pipeline's `floatingFrame`) until it reports nil or disconnects.
+    /// A bridge's real keyboard frame replaces the configured height for the
+    /// screen's orientation (the pipeline's `floatingFrame`) until it reports nil.
     private func reportedFrame(_ frame: Rect?, by bridge: String, client: ClientID) {
         if frame != nil {
             if frameReporter?.bridge != bridge { logger.info("keyboard frame reported by an OSK bridge", metadata: ["bridge": "\(bridge)"]) }
@@ -365,13 +374,15 @@ final class DaemonCore {
         }
     }
 
-    /// The bridge that reported the frame is gone: back to the configured heights.
+    /// The bridge that reported the frame is gone. The OSK it drove is most
+    /// likely still the one that will show (insetd-osk restarts, the OSK does
+    /// not change size), so the frames it reported stay: a show before the next
+    /// bridge reports publishes them, not the configured guess.
     private func bridgeLeft(_ id: ClientID) {
         if oskProblem?.client == id { oskProblem = nil }
-        guard frameReporter?.client == id else { return }
-        frameReporter = nil
-        feed(.floatingFrame(nil), from: .client(id))
-        logger.info("OSK bridge gone; keyboard frame from the configuration again")
+        guard let reporter = frameReporter, reporter.client == id else { return }
+        frameReporter = (reporter.bridge, nil)
+        logger.info("OSK bridge gone; the keyboard frames it reported stay", metadata: ["bridge": "\(reporter.bridge)"])
     }
 
     var wireDevices: [WireDevice] {

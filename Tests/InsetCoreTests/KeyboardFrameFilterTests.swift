@@ -126,4 +126,34 @@ import Testing
         var filter = KeyboardFrameFilter(window: .zero)
         #expect(Self.names(filter.submit(Self.frame(300), now: Self.ms(0))) == ["300"])
     }
+
+    static let hide = KeyboardFrameChange(frame: nil, screen: screen, animation: .keyboardDefault)
+
+    /// A hide is never held: the keyboard on the screen leaves when told to, so
+    /// the views must too. It replaces a pending show (which then never reaches
+    /// the views), takes the scroll requests queued behind it along, and leaves
+    /// the filter idle.
+    @Test func aHideIsDeliveredAtOnceReplacingWhatWasPending() {
+        var filter = KeyboardFrameFilter(window: .milliseconds(100))
+        #expect(filter.submit(Self.frame(300), now: Self.ms(0)).isEmpty)
+        #expect(filter.request(ScrollRequest(view: Self.view, rect: .zero), now: Self.ms(10)).isEmpty)
+        #expect(Self.names(filter.submit(Self.hide, now: Self.ms(40))) == ["hidden", "scroll"])
+        #expect(filter.isIdle)
+        #expect(filter.nextDeadline == nil)
+        #expect(filter.advance(to: Self.ms(1000)).isEmpty)
+        // Idle, a hide goes at once too; a show after it waits its window.
+        #expect(Self.names(filter.submit(Self.hide, now: Self.ms(2000))) == ["hidden"])
+        #expect(filter.submit(Self.frame(300), now: Self.ms(2010)).isEmpty)
+        #expect(filter.nextDeadline == Self.ms(2110))
+    }
+
+    /// During a rotation a hide waits for the resume like any frame.
+    @Test func aHideWhileSuspendedWaitsForTheResume() {
+        var filter = KeyboardFrameFilter(window: .milliseconds(100))
+        filter.suspend(now: Self.ms(0))
+        #expect(filter.submit(Self.hide, now: Self.ms(50)).isEmpty)
+        #expect(filter.resume(now: Self.ms(300)).isEmpty)
+        #expect(filter.nextDeadline == Self.ms(400))
+        #expect(Self.names(filter.advance(to: Self.ms(400))) == ["hidden"])
+    }
 }

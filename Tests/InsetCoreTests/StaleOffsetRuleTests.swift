@@ -108,31 +108,34 @@ import Testing
     /// An adjustment a later one replaces within the same step is never sent:
     /// an offset the client states later that only it had is the user's.
     ///
-    /// Page 390x844, content 2000, no safe area. Keyboard up (336): the user
-    /// scrolls to the bottom, 2000 + 336 - 844 = 1492. The keyboard hides with
-    /// a request for 100..144 queued behind it: in one pass the hide clamps
-    /// the offset to 2000 - 844 = 1156, then the request scrolls to 100; only
-    /// 100 is sent. A new content size stated at 1156 is then the user's.
+    /// Page 390x844, content 2000, no safe area. A field at 100..144 focused,
+    /// keyboard up (336): the user scrolls to the bottom, 2000 + 336 - 844 = 1492. A USB keyboard counts
+    /// after its 200 ms hold-off (500 ms) and shrinks the keyboard to its 44 pt
+    /// bar, with a request for 100..144 queued behind it: in one pass (600 ms)
+    /// the bar clamps the offset to 2000 + 44 - 844 = 1200, then the request
+    /// scrolls to 100 (the focused field's scroll keeps it); only 100 is sent. A new content size stated at 1200 is
+    /// then the user's.
     @Test func anOffsetNeverSentIsNotOnItsWay() throws {
         var pipeline = InsetPipeline(screen: Size(width: 390, height: 844))
         var view = Self.registered
         _ = try pipeline.handle(.register(Self.view, view), now: .zero)
-        _ = try pipeline.handle(.command(.show), now: .zero)
+        _ = try pipeline.handle(.focus(Self.view, field: Rect(x: 0, y: 100, width: 390, height: 44)), now: .zero)
         _ = pipeline.advance(to: .milliseconds(100))
         view.contentOffset = Point(x: 0, y: 1492)
         _ = try pipeline.handle(.update(Self.view, view), now: .milliseconds(200))
         #expect(pipeline.engine.adjustment(of: Self.view)?.contentOffset == Point(x: 0, y: 1492))
-        _ = try pipeline.handle(.command(.hide), now: .milliseconds(300))
+        _ = try pipeline.handle(.keyboardAttached(id: "usb", placement: .external), now: .milliseconds(300))
+        _ = pipeline.advance(to: .milliseconds(500))
         let request = ScrollRequest(view: Self.view, rect: Rect(x: 0, y: 100, width: 390, height: 44), margin: 0)
-        _ = try pipeline.handle(.scrollToVisible(request), now: .milliseconds(310))
-        let pass = pipeline.advance(to: .milliseconds(400)).outputs.compactMap { timed -> Point? in
+        _ = try pipeline.handle(.scrollToVisible(request), now: .milliseconds(510))
+        let pass = pipeline.advance(to: .milliseconds(600)).outputs.compactMap { timed -> Point? in
             if case .adjustment(let adjustment) = timed.output { return adjustment.contentOffset }
             return nil
         }
         #expect(pass == [Point(x: 0, y: 100)])
-        view.contentOffset = Point(x: 0, y: 1156)
+        view.contentOffset = Point(x: 0, y: 1200)
         view.contentSize.height = 2500
-        _ = try pipeline.handle(.update(Self.view, view), now: .milliseconds(500))
-        #expect(pipeline.engine.adjustment(of: Self.view)?.contentOffset == Point(x: 0, y: 1156))
+        _ = try pipeline.handle(.update(Self.view, view), now: .milliseconds(700))
+        #expect(pipeline.engine.adjustment(of: Self.view)?.contentOffset == Point(x: 0, y: 1200))
     }
 }
