@@ -64,6 +64,20 @@ import Testing
         }
     }
 
+    /// insetd-osk restarting (or crashing) does not send insetd back to its
+    /// configured guess: the OSK it drove is still the one that will show.
+    /// On the default 1280x800 screen the configured landscape keyboard would be
+    /// 0,591,1280,209; the bridge's 0,500,1280,300 stays after it left.
+    @Test func aFrameStaysLearnedWhenItsBridgeLeaves() throws {
+        let real = Rect(x: 0, y: 500, width: 1280, height: 300)
+        #expect(try request(bridge, .oskFrame(bridge: "wvkbd", frame: real)) == [.ok(id: .number(1))])
+        outbox.leave(bridge)
+        core.handle(.server(.left(bridge)))
+        #expect(try state()?.frameSource == "learned from wvkbd")
+        _ = try request(other, .command(.keyboard(.show)), id: nil)
+        #expect(try state()?.keyboard?.rect == real)
+    }
+
     @Test func aProblemShowsInStatusUntilItsBridgeClearsItOrLeaves() throws {
         let problem = "squeekboard did not show after 4 attempts"
         #expect(try request(bridge, .oskProblem(bridge: "squeekboard", problem: problem)) == [.ok(id: .number(1))])
