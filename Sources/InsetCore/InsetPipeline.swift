@@ -7,6 +7,9 @@ public enum PipelineEvent: Hashable, Sendable {
     case command(KeyboardCommand)
     case mode(KeyboardMode)
     case floatingFrame(Rect?)
+    /// An OSK bridge that measures the real keyboard's frame is there (or gone):
+    /// a show in an orientation with no reported frame waits for its report.
+    case frameAwaited(Bool)
     case register(ViewID, ViewDescription)
     case update(ViewID, ViewDescription)
     case unregister(ViewID)
@@ -100,6 +103,17 @@ public struct InsetPipeline: Sendable {
     /// filter is suspended): it is made in the pass that delivers.
     private var focusScrollPending = false
     private var transition: (endsAt: Instant, animation: Animation)?
+    /// A bridge will report the real frame (`frameAwaited`).
+    public private(set) var frameAwaited = false
+
+    /// How long a show or frame change waits for an OSK bridge's report of the
+    /// real frame, when a bridge that measures it is there and none is known
+    /// for the orientation yet (the first show after the OSK appears or the
+    /// screen turns). The report delivers it at once, to the real frame; if
+    /// none comes, the configured frame is applied when this runs out.
+    /// squeekboard is drawn 50-120 ms after the show and measured one reading
+    /// (50 ms) later: 250 ms covers a loaded machine's slow compositor.
+    public static let frameReportWait: Duration = .milliseconds(250)
 
     /// The view whose text field has focus.
     public var focusedView: ViewID? { focus?.view }
@@ -171,6 +185,8 @@ public struct InsetPipeline: Sendable {
             route(policy.handle(.command(command), now: now), into: &out)
         case .mode(let mode):
             route(policy.handle(.mode(mode), now: now), into: &out)
+        case .frameAwaited(let awaited):
+            frameAwaited = awaited
         case .floatingFrame(let rect):
             route(policy.handle(.floatingFrame(rect), now: now), into: &out)
             // A reported frame is the OSK on the screen: a show or frame change
@@ -278,7 +294,10 @@ public struct InsetPipeline: Sendable {
                 animation: note.animation)
             // Mid-rotation, views still reporting their new size use the newest frame.
             if transition != nil { engine.prepare(keyboard: change.frame, screen: change.screen) }
-            deliver(filter.submit(change, now: out.now), into: &out)
+            // The configured frame is a guess a bridge is about to correct:
+            // the views wait for the real one (bounded), not move twice.
+            let guess = change.frame != nil && frameAwaited && policy.reportedFrame(for: change.screen) == nil
+            deliver(filter.submit(change, now: out.now, wait: guess ? Self.frameReportWait : nil), into: &out)
         }
     }
 

@@ -82,9 +82,13 @@ public struct KeyboardFrameFilter: Sendable {
     /// every view, and every window the compositor grows back, for a keyboard no
     /// longer there. While suspended (a rotation) it waits like any frame: the
     /// views that report their new size are laid out against it at once.
-    public mutating func submit(_ change: KeyboardFrameChange, now: Instant) -> [FilteredEvent] {
+    ///
+    /// `wait` replaces the window for this frame (a show that waits for the
+    /// OSK's real frame: `InsetPipeline.frameReportWait`).
+    public mutating func submit(_ change: KeyboardFrameChange, now: Instant, wait: Duration? = nil) -> [FilteredEvent] {
         pendingFrame = change
         if change.frame == nil, !isSuspended { return deliver() }
+        let window = wait ?? self.window
         switch state {
         case .idle:
             state = .waiting(deadline: now + window)

@@ -32,6 +32,9 @@ final class DaemonCore {
     /// The bridge whose real keyboard frames the pipeline uses; `client` nil once
     /// it left (its frames stay learned).
     private var frameReporter: (bridge: String, client: ClientID?)?
+    /// The bridge that measures the real frame (it reported one, or said it
+    /// will): shows wait for its report where no frame is known yet.
+    private var frameAwaiter: ClientID?
     /// Why a bridge's real keyboard is not on the screen, until it says otherwise or leaves.
     private var oskProblem: (bridge: String, client: ClientID, problem: String)?
     /// What `policy` subscribers were last told of the hardware keyboard.
@@ -359,8 +362,14 @@ final class DaemonCore {
         if frame != nil {
             if frameReporter?.bridge != bridge { logger.info("keyboard frame reported by an OSK bridge", metadata: ["bridge": "\(bridge)"]) }
             frameReporter = (bridge, client)
-        } else if frameReporter?.client == client {
-            frameReporter = nil
+            // A bridge that measured one frame measures the next orientation's too.
+            if frameAwaiter != client {
+                frameAwaiter = client
+                feed(.frameAwaited(true), from: .client(client))
+            }
+        } else {
+            // The pipeline hears it as `frameAwaited(true)` (the request's event).
+            frameAwaiter = client
         }
     }
 
@@ -380,6 +389,10 @@ final class DaemonCore {
     /// bridge reports publishes them, not the configured guess.
     private func bridgeLeft(_ id: ClientID) {
         if oskProblem?.client == id { oskProblem = nil }
+        if frameAwaiter == id {
+            frameAwaiter = nil
+            feed(.frameAwaited(false), from: .client(id))
+        }
         guard let reporter = frameReporter, reporter.client == id else { return }
         frameReporter = (reporter.bridge, nil)
         logger.info("OSK bridge gone; the keyboard frames it reported stay", metadata: ["bridge": "\(reporter.bridge)"])

@@ -195,7 +195,8 @@ public final class Bridge {
             let observable = backend.usesBus ? (try? backend.visible()) != nil : (try? sway?.usableArea()) != nil
             let heights = ConfiguredHeights(
                 portrait: backend.configuredHeight(landscape: false), landscape: backend.configuredHeight(landscape: true))
-            feed(.oskAttached(name: backend.name, observable: observable, configured: heights), now: now)
+            let measurable = (try? sway?.usableArea()) != nil
+            feed(.oskAttached(name: backend.name, observable: observable, configured: heights, measurable: measurable), now: now)
         } catch {
             failed("osk", "\(error)")
             backendBackoff.failed(now: now.seconds)

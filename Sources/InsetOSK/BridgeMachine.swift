@@ -11,8 +11,9 @@ public enum BridgeEvent: Hashable, Sendable {
     case keyboard(shown: Bool)
     case hardwareKeyboard(usable: Bool)
     /// The OSK can be driven. Without `observable` (no property, no sway) a show
-    /// cannot be confirmed and is taken as done; `configured` are wvkbd's -H/-L.
-    case oskAttached(name: String, observable: Bool, configured: ConfiguredHeights?)
+    /// cannot be confirmed and is taken as done; `configured` are wvkbd's -H/-L;
+    /// `measurable`: the compositor's usable area tells the real frame (sway).
+    case oskAttached(name: String, observable: Bool, configured: ConfiguredHeights?, measurable: Bool = false)
     /// The OSK went away (crash, restart, bus name lost).
     case oskDetached
     /// The OSK's visibility as last read; repeated readings are harmless.
@@ -42,7 +43,8 @@ public enum BridgeAction: Hashable, Sendable {
     /// A usable hardware keyboard came or went (desktop settings follow it).
     case setHardwareKeyboard(Bool)
     case reportVisibility(Bool)
-    case reportFrame(Rect)
+    /// The real frame; nil: it is measured, but none is known for the screen yet.
+    case reportFrame(Rect?)
     case reportProblem(String?)
     /// Ask the compositor whether a full-screen window covers the OSK (answer: `.fullscreen`).
     case checkFullscreen
@@ -102,6 +104,9 @@ public struct BridgeMachine: Sendable {
     public private(set) var attached = false
     private var observable = false
     private var configured: ConfiguredHeights?
+    private var measurable = false
+    /// insetd was told, on this link, that the frame is measured (a frame, or nil).
+    private var announcedMeasuring = false
     private var hardwareApplied: Bool?
     /// What the OSK was last asked to do.
     public private(set) var applied: Bool?
@@ -152,8 +157,10 @@ public struct BridgeMachine: Sendable {
             // A restarted insetd knows nothing: frame and problem are sent again.
             reportedFrame = nil
             reportedProblem = nil
+            announcedMeasuring = false
             reportConfiguredFrame(&out)
             if let realFrame { report(frame: realFrame, &out) }
+            announceMeasuring(&out)
         case .linkLost:
             linked = false
             resetEpisode()
@@ -164,10 +171,11 @@ public struct BridgeMachine: Sendable {
             if !shown { pendingUserHide = nil }
         case .hardwareKeyboard(let usable):
             hardwareKeyboard = usable
-        case .oskAttached(let name, let observable, let configured):
+        case .oskAttached(let name, let observable, let configured, let measurable):
             self.name = name
             self.observable = observable
             self.configured = configured
+            self.measurable = measurable
             attached = true
             // Whatever the OSK shows now, it gets insetd's decision again, at once.
             applied = nil
@@ -176,6 +184,7 @@ public struct BridgeMachine: Sendable {
             visibleSince = nil
             if nextCheck != nil { nextCheck = now }
             reportConfiguredFrame(&out)
+            announceMeasuring(&out)
         case .oskDetached:
             // A show that had settled counts as done: its return is a new episode.
             if settled(now: now) { attempts = 0 }
@@ -360,7 +369,17 @@ public struct BridgeMachine: Sendable {
     private mutating func report(frame: Rect, _ out: inout [BridgeAction]) {
         guard linked, frame != reportedFrame else { return }
         reportedFrame = frame
+        announcedMeasuring = true
         out.append(.reportFrame(frame))
+    }
+
+    /// An OSK the bridge will measure, with no frame reported yet on this link:
+    /// insetd is told so (a nil frame), and holds the first show for the
+    /// measurement instead of moving every view twice (configured, then real).
+    private mutating func announceMeasuring(_ out: inout [BridgeAction]) {
+        guard linked, attached, measurable, !announcedMeasuring else { return }
+        announcedMeasuring = true
+        out.append(.reportFrame(nil))
     }
 
     private var wake: Instant? {

@@ -148,8 +148,10 @@ public enum ClientMessage: Hashable, Sendable {
     // MARK: OSK bridge feedback (insetd-osk; authorized like control commands)
     /// The real on-screen keyboard was shown or hidden by the user or by itself.
     case oskVisibility(bridge: String, visible: Bool)
-    /// The real keyboard's full frame as the bridge observed it; nil = unknown
-    /// (insetd goes back to the configured heights).
+    /// The real keyboard's full frame as the bridge observed it; nil: the
+    /// bridge measures it but has none for the screen as it is now (insetd
+    /// keeps what it learned, and a show with no frame known for the
+    /// orientation waits a moment for the bridge's report).
     case oskFrame(bridge: String, frame: Rect?)
     /// Why the real keyboard is not on the screen though insetd shows it (it
     /// would not show; a full-screen window covers it); nil: no problem now.
@@ -206,7 +208,7 @@ extension ClientMessage {
         case .dismiss(let name): return .interactiveDismiss(view(name))
         case .policy(let mode): return .mode(mode)
         case .oskVisibility(_, let visible): return .command(visible ? .show : .hide)
-        case .oskFrame(_, let frame): return .floatingFrame(frame)
+        case .oskFrame(_, let frame): return frame.map(PipelineEvent.floatingFrame) ?? .frameAwaited(true)
         }
     }
 }

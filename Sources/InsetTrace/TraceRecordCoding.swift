@@ -13,7 +13,7 @@ import InsetProtocol
 
 private enum Key: String, CodingKey {
     case kind, t, insetdTrace = "insetd-trace", segment, screen, configuration, keyboards, tabletMode, devices, writer
-    case id, placement, device, on, command, source, mode, frame, client, view, field, rect, margin
+    case id, placement, device, on, command, source, mode, frame, awaited, client, view, field, rect, margin
     case durationNs, reason
 }
 
@@ -45,7 +45,7 @@ extension TraceRecord: Decodable {
 
     /// Every event kind, for error messages.
     static let eventKinds = [
-        "attached", "detached", "tablet-mode", "command", "mode", "floating-frame", "register", "update",
+        "attached", "detached", "tablet-mode", "command", "mode", "floating-frame", "frame-awaited", "register", "update",
         "unregister", "client-gone", "focus", "blur", "scroll", "transition", "dismiss",
     ]
 
@@ -64,6 +64,7 @@ extension TraceRecord: Decodable {
         case "command": event = .command(try c.decode(KeyboardCommand.self, forKey: .command))
         case "mode": event = .mode(try c.decode(KeyboardMode.self, forKey: .mode))
         case "floating-frame": event = .floatingFrame(try c.decodeIfPresent(WireRect.self, forKey: .frame)?.rect)
+        case "frame-awaited": event = .frameAwaited(try c.decode(Bool.self, forKey: .awaited))
         case "register", "update":
             let wire = try c.decode(WireView.self, forKey: .view)
             let id = ViewID(client: try client(), name: wire.view)

@@ -56,6 +56,7 @@ extension TraceRecord {
         case .command(let command): return [kind("command"), ("command", { $0.string(command.rawValue) })]
         case .mode(let mode): return [kind("mode"), ("mode", { $0.string(mode.rawValue) })]
         case .floatingFrame(let frame): return [kind("floating-frame")] + (frame.map { [rect("frame", $0)] } ?? [])
+        case .frameAwaited(let awaited): return [kind("frame-awaited"), ("awaited", { $0.bool(awaited) })]
         case .register(let id, let description), .update(let id, let description):
             let name = if case .register = event { "register" } else { "update" }
             let view = WireView(view: id.name, description: description).jsonFields()

@@ -306,6 +306,30 @@ import Testing
         ])
     }
 
+    /// squeekboard on sway: the frame is measured, none is known yet, so insetd
+    /// is told (a nil frame) once per link, before the first show; after a
+    /// measurement a new link gets the frame itself instead.
+    @Test func aMeasurableOSKIsAnnouncedBeforeItsFirstShow() {
+        let real = Rect(x: 0, y: 672, width: 390, height: 172)
+        Self.run([
+            Line(ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), actions: [], wake: nil),
+            Line(
+                ms: 0, event: .oskAttached(name: "squeekboard", observable: true, configured: nil, measurable: true),
+                actions: [.reportFrame(nil), .setHardwareKeyboard(false), .setOSKVisible(false)], wake: nil),
+            Line(ms: 100, event: .oskDetached, actions: [], wake: nil),
+            Line(
+                ms: 200, event: .oskAttached(name: "squeekboard", observable: true, configured: nil, measurable: true),
+                actions: [.setHardwareKeyboard(false), .setOSKVisible(false)], wake: nil),
+            Line(
+                ms: 300, event: .frameMeasured(real),
+                actions: [.log("squeekboard's real frame: \(real) (from sway's usable area)"), .reportFrame(real)], wake: nil),
+            Line(ms: 400, event: .linkLost, actions: [], wake: nil),
+            Line(
+                ms: 500, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false),
+                actions: [.reportFrame(real)], wake: nil),
+        ])
+    }
+
     /// With a hardware keyboard usable insetd shows only the bar: the OSK hides,
     /// and a show the user makes then is reported as theirs.
     @Test func aHardwareKeyboardHidesItAndTheUsersShowStands() {

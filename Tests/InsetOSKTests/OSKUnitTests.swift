@@ -31,9 +31,10 @@ import Testing
         #expect(frame.id == .number(4))
         #expect(frame.message == .oskFrame(bridge: "wvkbd", frame: Rect(x: 0, y: 564, width: 390, height: 280)))
         #expect(frame.message.pipelineEvent(for: ClientID("c1")) == .floatingFrame(Rect(x: 0, y: 564, width: 390, height: 280)))
-        let unknown = try ClientMessageDecoder.decode(Data(#"{"type":"oskFrame","bridge":"kwin","frame":null}"#.utf8))
-        #expect(unknown.message == .oskFrame(bridge: "kwin", frame: nil))
-        #expect(unknown.message.pipelineEvent(for: ClientID("c1")) == .floatingFrame(nil))
+        // null: the bridge measures the frame and will report it (a show waits for it).
+        let unknown = try ClientMessageDecoder.decode(Data(#"{"type":"oskFrame","bridge":"squeekboard","frame":null}"#.utf8))
+        #expect(unknown.message == .oskFrame(bridge: "squeekboard", frame: nil))
+        #expect(unknown.message.pipelineEvent(for: ClientID("c1")) == .frameAwaited(true))
     }
 
     /// Bad reports get an error naming what to fix.

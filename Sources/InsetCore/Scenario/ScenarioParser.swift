@@ -83,6 +83,8 @@ public enum ScenarioParser {
         case "float":
             let value = try args.word("rect or off")
             event = .pipeline(.floatingFrame(value == "off" ? nil : try ScenarioValues.rect(value)))
+        case "await-frame":
+            event = .pipeline(.frameAwaited(try ScenarioValues.flag(args.word("on|off"))))
         case "register": event = .register(try ScenarioValues.view(args.word("view")), fields: try args.fields())
         case "update": event = .update(try ScenarioValues.view(args.word("view")), fields: try args.fields())
         case "unregister": event = .pipeline(.unregister(try ScenarioValues.view(args.word("view"))))
