@@ -111,9 +111,13 @@ public struct InsetPipeline: Sendable {
     /// for the orientation yet (the first show after the OSK appears or the
     /// screen turns). The report delivers it at once, to the real frame; if
     /// none comes, the configured frame is applied when this runs out.
-    /// squeekboard is drawn 50-120 ms after the show and measured one reading
-    /// (50 ms) later: 250 ms covers a loaded machine's slow compositor.
-    public static let frameReportWait: Duration = .milliseconds(250)
+    /// squeekboard is drawn 50-120 ms after the show, and insetd-osk reports
+    /// its frame when two sway readings 50 ms apart agree; with the machine
+    /// also running a full test suite, a 250 ms bound ran out before the report
+    /// in some runs, hence 400 ms. In an app window the wait costs nothing
+    /// (sway shrinks the window at once); in full screen the field stays
+    /// covered until the report.
+    public static let frameReportWait: Duration = .milliseconds(400)
 
     /// The view whose text field has focus.
     public var focusedView: ViewID? { focus?.view }
