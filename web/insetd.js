@@ -157,9 +157,14 @@ class View {
   /// can scroll above the keyboard) and scroll-padding (so the browser's own
   /// scrolling into view keeps clear of it), the content offset by scrolling,
   /// both timed like the keyboard.
-  apply(adjustment, safeBottom) {
+  ///
+  /// `covered` is what the keyboard covers of the view on the screen now: the
+  /// padding never exceeds it, at any frame (an adjustment computed before
+  /// insetd heard of the window's new size, or for a keyboard since hidden).
+  apply(adjustment, safeBottom, covered = Infinity) {
     this.adjustment = adjustment;
-    const extra = Math.max(0, (adjustment.adjustedContentInset?.bottom ?? 0) - safeBottom);
+    this.targetExtra = Math.max(0, (adjustment.adjustedContentInset?.bottom ?? 0) - safeBottom);
+    const extra = Math.min(this.targetExtra, covered);
     const duration = (adjustment.animation?.duration ?? 0) * 1000;
     const ease = bezier(CURVES[adjustment.animation?.curve] ?? CURVES.easeInOut);
     const growing = extra >= this.extraBottom;
@@ -197,6 +202,14 @@ class View {
     this.animation = requestAnimationFrame(step);
   }
 
+  /// The keyboard or the view's place on the screen changed before insetd's
+  /// next adjustment: the padding drops to what the keyboard covers now, or
+  /// back up to insetd's, unanimated, in this frame.
+  clamp(covered) {
+    const extra = Math.min(this.targetExtra ?? 0, covered);
+    if (Math.abs(extra - this.extraBottom) >= 0.5) this.setExtraBottom(extra);
+  }
+
   setExtraBottom(extra) {
     const element = this.padded;
     if (this.ownPaddingBottom === null) {
@@ -214,6 +227,7 @@ class View {
     this.animating = false;
     this.missedUpdate = false;
     if (this.extraBottom > 0) this.setExtraBottom(0);
+    this.targetExtra = 0;
     this.adjustment = null;
     this.lastDescription = "";
   }
@@ -314,13 +328,15 @@ export class InsetdKeyboard extends EventTarget {
       case "keyboard": {
         const hidden = message.phase === "willHide" || message.phase === "didHide";
         this.keyboardFrame = hidden ? null : message.end;
-        this.setGeometry(inViewport(this.keyboardFrame, this.window ?? measureWindow(this.options.origin)), message);
+        // The viewport as it is now: a window report may still be on its way.
+        this.setGeometry(this.keyboardInViewport(), message);
+        this.clampViews();
         if (this.state) this.state.keyboard = hidden ? undefined : message.end;
         break;
       }
       case "adjustment": {
         const view = this.views.get(message.view);
-        if (view) view.apply(message, this.safeArea.bottom);
+        if (view) view.apply(message, this.safeArea.bottom, this.coveredOf(view));
         this.dispatchEvent(new CustomEvent("adjustment", { detail: message }));
         break;
       }
@@ -403,6 +419,8 @@ export class InsetdKeyboard extends EventTarget {
       if (!this.connected) return;
       this.sendScreen(0.3);
       this.sendWindow();
+      this.setGeometry(this.keyboardInViewport(), null);
+      this.clampViews();
       for (const view of this.views.values()) {
         if (view.animating) view.missedUpdate = true; else this.describe(view, "update");
       }
@@ -436,7 +454,63 @@ export class InsetdKeyboard extends EventTarget {
         known.height === window.height) return;
     this.window = window;
     this.send({ type: "window", frame: window });
-    this.setGeometry(inViewport(this.keyboardFrame, window), null);
+    this.setGeometry(this.keyboardInViewport(), null);
+  }
+
+  /// How much of `view` the keyboard covers on the screen now, from what
+  /// insetd said of the keyboard and where the view is at this frame.
+  coveredOf(view) {
+    let least = Infinity;
+    for (const window of this.viewportNow()) {
+      const keyboard = inViewport(this.keyboardFrame, window);
+      if (!keyboard) return 0;
+      const r = view.isDocument ? { x: 0, y: 0, width: window.width, height: window.height }
+        : view.element.getBoundingClientRect();
+      const left = Math.max(keyboard.x, r.x), right = Math.min(keyboard.x + keyboard.width, r.x + r.width);
+      const top = Math.max(keyboard.y, r.y), bottom = Math.min(keyboard.y + keyboard.height, r.y + r.height);
+      least = Math.min(least, right > left && bottom > top ? bottom - top : 0);
+    }
+    return least;
+  }
+
+  /// Where the viewport may be on the screen at this frame: one place, or
+  /// two. Chromium on Wayland reports a resized window's new innerHeight a
+  /// frame or more before its new outerHeight, and the viewport's top is
+  /// estimated from the two (the browser's own bar is outer − inner high), so
+  /// a shrink moves the estimate down by the whole shrink. For 200 ms after
+  /// the inner height changed alone, the viewport with its previous top is a
+  /// candidate too, and what the page shows of the keyboard is the smaller
+  /// part: never padding for a keyboard the window was just shrunk away from.
+  viewportNow() {
+    const measured = measureWindow(this.options.origin);
+    const now = performance.now();
+    const last = this.lastViewport;
+    if (!last || last.inner !== innerHeight || last.outer !== outerHeight) {
+      const innerOnly = last && last.outer === outerHeight && last.inner !== innerHeight;
+      this.lastViewport = { inner: innerHeight, outer: outerHeight, y: measured.y,
+        previousY: innerOnly ? last.y : null, since: now };
+      // When the doubt runs out, the page shows the keyboard as measured.
+      if (innerOnly) setTimeout(() => this.scheduleUpdate(), 210);
+    }
+    const { previousY, since } = this.lastViewport;
+    if (previousY === null || previousY === measured.y || now - since > 200) return [measured];
+    return [measured, { ...measured, y: previousY }];
+  }
+
+  /// The part of the keyboard the viewport shows now (the smaller, where the
+  /// viewport's place is uncertain: `viewportNow`).
+  keyboardInViewport() {
+    let least = null;
+    for (const window of this.viewportNow()) {
+      const part = inViewport(this.keyboardFrame, window);
+      if (!part) return null;
+      if (!least || part.height < least.height) least = part;
+    }
+    return least;
+  }
+
+  clampViews() {
+    for (const view of this.views.values()) view.clamp(this.coveredOf(view));
   }
 
   viewFor(element) {

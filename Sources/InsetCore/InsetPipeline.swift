@@ -257,13 +257,20 @@ public struct InsetPipeline: Sendable {
                 focusScrollPending = true
             }
         } else {
+            // Only the height or place: a new width reflows the content, and
+            // the field's rect is stale until the client restates it.
+            let before = engine.description(of: id)?.frame
+            let moved = before != description.frame && before?.width == description.frame.width
             adjustment = (try? engine.update(id, description, keepingPublishedOffset: stale)) ?? nil
             if focusedView == id, keepsOffset {
-                if filter.isIdle {
+                // A view that changed place or height (a window the compositor
+                // shrank for the OSK's zone before the filter delivered) shows
+                // its field in this very frame, against the insets in force;
+                // with a frame pending, the delivering pass scrolls it again.
+                if filter.isIdle || moved {
                     if let scrolled = scrollFocusedField(animation: .none) { adjustment = scrolled }
-                } else {
-                    focusScrollPending = true
                 }
+                if !filter.isIdle { focusScrollPending = true }
             }
         }
         if let adjustment { out.append(.adjustment(adjustment)) }

@@ -224,6 +224,10 @@ public struct BridgeMachine: Sendable {
             if nextCheck != nil {
                 out.append(.trace("\(name) shown (confirmed at attempt \(attempts))"))
                 nextCheck = nil
+                // The frame again, though insetd has it: the report is the
+                // keyboard on the screen, and insetd moves the views now
+                // instead of at the end of its filter's window.
+                if linked, let frame = reportedFrame { out.append(.reportFrame(frame)) }
             }
             showProblem = nil
             // The first reading, or the OSK doing what it was asked: not news.

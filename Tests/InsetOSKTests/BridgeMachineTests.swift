@@ -330,6 +330,24 @@ import Testing
         ])
     }
 
+    /// Once the frame is known, each show the OSK confirms reports it again: to
+    /// insetd that is the keyboard on the screen, and the views move then.
+    @Test func aConfirmedShowReportsTheKnownFrameAgain() {
+        let real = Rect(x: 0, y: 672, width: 390, height: 172)
+        Self.run(Self.confirmed + [
+            Line(
+                ms: 1100, event: .frameMeasured(real),
+                actions: [.log("squeekboard's real frame: \(real) (from sway's usable area)"), .reportFrame(real)], wake: 2010),
+            Line(ms: 3000, event: .keyboard(shown: false), actions: [.setOSKVisible(false)], wake: nil),
+            Line(ms: 3010, event: .oskObserved(visible: false), actions: [], wake: nil),
+            Line(ms: 4000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 4080),
+            Line(
+                ms: 4030, event: .oskObserved(visible: true),
+                actions: [.trace("squeekboard shown (confirmed at attempt 1)"), .reportFrame(real), .checkFullscreen],
+                wake: 5030),
+        ])
+    }
+
     /// With a hardware keyboard usable insetd shows only the bar: the OSK hides,
     /// and a show the user makes then is reported as theirs.
     @Test func aHardwareKeyboardHidesItAndTheUsersShowStands() {
