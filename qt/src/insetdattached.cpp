@@ -9,6 +9,7 @@
 #include <QPropertyAnimation>
 #include <QQmlInfo>
 #include <QQuickItem>
+#include <QQuickWindow>
 #include <cmath>
 
 #include <insetd.h>
@@ -132,7 +133,9 @@ void InsetdAttached::apply(insetd_event *event)
     QQuickItem *flick = flickable();
     if (!flick || !m_follow)
         return;
-    const double bottomMargin = insetd_event_adjustment_get_adjusted_content_inset(event).bottom;
+    m_targetBottomMargin = insetd_event_adjustment_get_adjusted_content_inset(event).bottom;
+    // Never more than the keyboard covers of the Flickable at this frame.
+    const double bottomMargin = std::min(m_targetBottomMargin, m_originalBottomMargin + coveredNow());
     const double contentY = flick->property("originY").toDouble() + insetd_event_adjustment_get_content_offset(event).y;
     const int ms = int(std::lround(insetd_event_get_duration(event) * 1000));
     if (m_animation) {
@@ -224,10 +227,52 @@ void InsetdAttached::setInset(double inset)
         emit bottomInsetChanged();
 }
 
+// What the keyboard covers of the Flickable on the screen now: the window as
+// it is at this frame, not as insetd was last told of it (a window sway just
+// grew back or shrank), and nothing once the keyboard was told hidden.
+double InsetdAttached::coveredNow() const
+{
+    QQuickItem *flick = flickable();
+    QQuickWindow *window = flick ? flick->window() : nullptr;
+    const QRectF keyboard = InsetdKeyboard::instance()->screenRectangle();
+    if (!window || keyboard.isEmpty())
+        return 0;
+    const QRectF rect = flick->mapRectToScene(QRectF(0, 0, flick->width(), flick->height()))
+                            .translated(QPointF(window->position()))
+                            .intersected(QRectF(QPointF(window->position()), QSizeF(window->size())));
+    return std::max(0.0, rect.intersected(keyboard).height());
+}
+
+// The keyboard or the window changed before insetd's next adjustment: the
+// margin drops to the Flickable's own plus what the keyboard covers now, in
+// this frame (an animation toward more is stopped), or back up to insetd's.
+void InsetdAttached::clampToKeyboard()
+{
+    QQuickItem *flick = flickable();
+    if (!flick || !m_adjusted || m_appliedBottomMargin < 0)
+        return;
+    const double margin = std::min(m_targetBottomMargin, m_originalBottomMargin + coveredNow());
+    const double current = flick->property("bottomMargin").toDouble();
+    if (m_animation && current <= margin + 0.5 && m_appliedBottomMargin <= margin + 0.5)
+        return;
+    if (std::abs(current - margin) < 0.5 && std::abs(m_appliedBottomMargin - margin) < 0.5)
+        return;
+    if (m_animation) {
+        m_animation->stop();
+        delete m_animation;
+    }
+    m_appliedBottomMargin = margin;
+    m_applying = true;
+    flick->setProperty("bottomMargin", margin);
+    m_applying = false;
+}
+
 void InsetdAttached::keyboardChanged()
 {
-    if (m_follow)
+    if (m_follow) {
+        clampToKeyboard();
         return;
+    }
     auto item = qobject_cast<QQuickItem *>(parent());
     double covered = 0;
     const QRectF keyboard = InsetdKeyboard::instance()->rectangle();

@@ -61,12 +61,16 @@ private Q_SLOTS:
 private:
     void setInset(double inset);
     void sendUpdate();
+    double coveredNow() const;
+    void clampToKeyboard();
 
     bool m_follow = false;
     bool m_applying = false;
     QString m_name;
     double m_originalBottomMargin = 0;
     double m_appliedBottomMargin = -1;
+    // insetd's last margin, before the cut to what the keyboard covers now.
+    double m_targetBottomMargin = 0;
     bool m_adjusted = false;
     double m_inset = 0;
     double m_coveredInset = 0;

@@ -100,9 +100,9 @@ QRectF InsetdKeyboard::rectangle() const
 {
     if (!m_visible)
         return QRectF();
-    QRectF window = m_windowRect;
-    if (window.isEmpty() && m_window)
-        window = QRectF(QPointF(0, 0), QSizeF(m_window->size()));
+    // The window as it is now: a report to insetd of its new size may still be
+    // on its way (sway shrinks it for the keyboard's zone, grows it back).
+    QRectF window = m_window ? QRectF(QPointF(m_window->position()), QSizeF(m_window->size())) : m_windowRect;
     const QRectF covered = m_screenRect.intersected(window);
     if (covered.isEmpty())
         return QRectF();
