@@ -106,11 +106,11 @@ public struct InsetPipeline: Sendable {
     /// A bridge will report the real frame (`frameAwaited`).
     public private(set) var frameAwaited = false
 
-    /// How long a show or frame change waits for an OSK bridge's report of the
-    /// real frame, when a bridge that measures it is there and none is known
-    /// for the orientation yet (the first show after the OSK appears or the
-    /// screen turns). The report delivers it at once, to the real frame; if
-    /// none comes, the configured frame is applied when this runs out.
+    /// How long a show waits for an OSK bridge's report that the keyboard is on
+    /// the screen, when a bridge that measures it is there (and a frame change
+    /// too, while no frame is known for the orientation: the first show after
+    /// the OSK appears or the screen turns). The report delivers it at once, to
+    /// the real frame; if none comes, the frame is applied when this runs out.
     /// squeekboard is drawn 50-120 ms after the show, and insetd-osk reports
     /// its frame when two sway readings 50 ms apart agree; with the machine
     /// also running a full test suite, a 250 ms bound ran out before the report
@@ -305,10 +305,14 @@ public struct InsetPipeline: Sendable {
                 animation: note.animation)
             // Mid-rotation, views still reporting their new size use the newest frame.
             if transition != nil { engine.prepare(keyboard: change.frame, screen: change.screen) }
-            // The configured frame is a guess a bridge is about to correct:
-            // the views wait for the real one (bounded), not move twice.
-            let guess = change.frame != nil && frameAwaited && policy.reportedFrame(for: change.screen) == nil
-            deliver(filter.submit(change, now: out.now, wait: guess ? Self.frameReportWait : nil), into: &out)
+            // With a bridge that measures the OSK, a show moves the views when
+            // the bridge confirms the OSK on the screen (its report of the
+            // frame), and a configured frame is a guess it is about to
+            // correct: the views wait for the report (bounded), to move once,
+            // in the frame the keyboard appears, to the real keyboard.
+            let awaited = frameAwaited && change.frame != nil
+                && (note.phase == .willShow || policy.reportedFrame(for: change.screen) == nil)
+            deliver(filter.submit(change, now: out.now, wait: awaited ? Self.frameReportWait : nil), into: &out)
         }
     }
 
