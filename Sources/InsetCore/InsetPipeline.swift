@@ -333,7 +333,10 @@ public struct InsetPipeline: Sendable {
         for event in events {
             switch event {
             case .keyboard(let change):
-                passAnimation = change.animation.isAnimated ? change.animation : .scrollDefault
+                // An OSK that does not animate (keyboard.animation-ms 0: squeekboard
+                // and wvkbd on sway) moves the views, and the scrolls with them,
+                // in one frame, as the keyboard appears.
+                passAnimation = change.animation
                 keyboardApplied = true
                 pass.collect(engine.apply(change))
             case .scroll(let request):

@@ -102,8 +102,9 @@ void InsetdAttached::fillDescription(void *out) const
     // The app's own margins are the content insets; insetd's bottom goes on top.
     d->content_inset = {flick->property("topMargin").toDouble(), flick->property("leftMargin").toDouble(),
                         m_originalBottomMargin, flick->property("rightMargin").toDouble()};
+    const double contentY = m_animation ? m_targetContentY : flick->property("contentY").toDouble();
     d->content_offset = {flick->property("contentX").toDouble() - flick->property("originX").toDouble(),
-                         flick->property("contentY").toDouble() - flick->property("originY").toDouble()};
+                         contentY - flick->property("originY").toDouble()};
     // The app lays its content out itself: insetd must not stretch it.
     d->content_stretches = false;
     d->behavior = INSETD_BEHAVIOR_SAFE_AREA_INSETS;
@@ -137,6 +138,7 @@ void InsetdAttached::apply(insetd_event *event)
     // Never more than the keyboard covers of the Flickable at this frame.
     const double bottomMargin = std::min(m_targetBottomMargin, m_originalBottomMargin + coveredNow());
     const double contentY = flick->property("originY").toDouble() + insetd_event_adjustment_get_content_offset(event).y;
+    m_targetContentY = contentY;
     const int ms = int(std::lround(insetd_event_get_duration(event) * 1000));
     if (m_animation) {
         m_animation->stop();
@@ -208,13 +210,9 @@ void InsetdAttached::sendUpdate()
 {
     if (!m_follow)
         return;
-    // Not while insetd's own animation runs: its offset would read as the
-    // user scrolling.
-    if (m_animation) {
-        m_updateTimer.start(50);
-        return;
-    }
-    m_updateTimer.setInterval(0);
+    // Also while insetd's animation runs (a window sway shrinks meanwhile
+    // must be told at once): the offset described is then the animation's end,
+    // insetd's, so the update reads as a layout change, not the user scrolling.
     InsetdKeyboard::instance()->describe(m_name);
 }
 

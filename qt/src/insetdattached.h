@@ -71,6 +71,8 @@ private:
     double m_appliedBottomMargin = -1;
     // insetd's last margin, before the cut to what the keyboard covers now.
     double m_targetBottomMargin = 0;
+    // Where insetd's running animation takes contentY.
+    double m_targetContentY = 0;
     bool m_adjusted = false;
     double m_inset = 0;
     double m_coveredInset = 0;
