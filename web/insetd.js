@@ -158,13 +158,13 @@ class View {
   /// scrolling into view keeps clear of it), the content offset by scrolling,
   /// both timed like the keyboard.
   ///
-  /// `covered` is what the keyboard covers of the view on the screen now: the
-  /// padding never exceeds it, at any frame (an adjustment computed before
+  /// `covered()` is what the keyboard covers of the view on the screen now:
+  /// the padding never exceeds it, at any frame (an adjustment computed before
   /// insetd heard of the window's new size, or for a keyboard since hidden).
-  apply(adjustment, safeBottom, covered = Infinity) {
+  apply(adjustment, safeBottom, covered = () => Infinity) {
     this.adjustment = adjustment;
     this.targetExtra = Math.max(0, (adjustment.adjustedContentInset?.bottom ?? 0) - safeBottom);
-    const extra = Math.min(this.targetExtra, covered);
+    const extra = Math.min(this.targetExtra, covered());
     const duration = (adjustment.animation?.duration ?? 0) * 1000;
     const ease = bezier(CURVES[adjustment.animation?.curve] ?? CURVES.easeInOut);
     const growing = extra >= this.extraBottom;
@@ -177,7 +177,9 @@ class View {
     cancelAnimationFrame(this.animation);
     const finish = () => {
       scroller.scrollTo({ left: to.x, top: to.y, behavior: "instant" });
-      if (!growing) this.setExtraBottom(extra);
+      // What covers the view at the end, not at the start: a cut or a raise
+      // made meanwhile stands.
+      if (!growing) this.setExtraBottom(Math.min(this.targetExtra, covered()));
       this.animating = false;
       // A resize during the animation (the compositor shrinking the window
       // for the keyboard) was not described then: describe it now.
@@ -336,7 +338,7 @@ export class InsetdKeyboard extends EventTarget {
       }
       case "adjustment": {
         const view = this.views.get(message.view);
-        if (view) view.apply(message, this.safeArea.bottom, this.coveredOf(view));
+        if (view) view.apply(message, this.safeArea.bottom, () => this.coveredOf(view));
         this.dispatchEvent(new CustomEvent("adjustment", { detail: message }));
         break;
       }

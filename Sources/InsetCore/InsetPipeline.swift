@@ -310,7 +310,9 @@ public struct InsetPipeline: Sendable {
             // frame), and a configured frame is a guess it is about to
             // correct: the views wait for the report (bounded), to move once,
             // in the frame the keyboard appears, to the real keyboard.
-            let awaited = frameAwaited && change.frame != nil
+            // Not the accessory bar a hardware keyboard leaves: the app draws
+            // it, and the bridge keeps the OSK hidden then.
+            let awaited = frameAwaited && change.frame != nil && !policy.hardwareKeyboardUsable
                 && (note.phase == .willShow || policy.reportedFrame(for: change.screen) == nil)
             deliver(filter.submit(change, now: out.now, wait: awaited ? Self.frameReportWait : nil), into: &out)
         }

@@ -55,6 +55,8 @@ public struct KeyboardFrameFilter: Sendable {
     public var window: Duration
     private var state: State = .idle
     private var pendingFrame: KeyboardFrameChange?
+    /// The pending frame's own wait (`submit`'s), kept for a resume.
+    private var pendingWait: Duration?
     private var pendingRequests: [ScrollRequest] = []
 
     public init(window: Duration = .milliseconds(100)) {
@@ -87,6 +89,7 @@ public struct KeyboardFrameFilter: Sendable {
     /// OSK's real frame: `InsetPipeline.frameReportWait`).
     public mutating func submit(_ change: KeyboardFrameChange, now: Instant, wait: Duration? = nil) -> [FilteredEvent] {
         pendingFrame = change
+        pendingWait = wait
         if change.frame == nil, !isSuspended { return deliver() }
         let window = wait ?? self.window
         switch state {
@@ -127,7 +130,9 @@ public struct KeyboardFrameFilter: Sendable {
     }
 
     /// Restarts the timer after a transition. Frames submitted while suspended wait
-    /// `max(remaining, window)`; otherwise the kept remainder runs out.
+    /// `max(remaining, window)` (their own wait instead of the window, when they
+    /// were submitted with one); otherwise the kept remainder runs out. A hide
+    /// submitted while suspended is delivered at once.
     public mutating func resume(now: Instant) -> [FilteredEvent] {
         switch state {
         case .idle, .waiting:
@@ -136,11 +141,12 @@ public struct KeyboardFrameFilter: Sendable {
             if flushRequested || (pendingFrame == nil && !pendingRequests.isEmpty) {
                 return deliver()
             }
-            guard pendingFrame != nil else {
+            guard let pendingFrame else {
                 state = .idle
                 return []
             }
-            let wait = restarted ? max(remaining ?? .zero, window) : (remaining ?? .zero)
+            if pendingFrame.frame == nil { return deliver() }
+            let wait = restarted ? max(remaining ?? .zero, pendingWait ?? window) : (remaining ?? .zero)
             state = .waiting(deadline: now + wait)
             return advance(to: now)
         }
@@ -178,6 +184,7 @@ public struct KeyboardFrameFilter: Sendable {
         if let pendingFrame { out.append(.keyboard(pendingFrame)) }
         out += pendingRequests.map(FilteredEvent.scroll)
         pendingFrame = nil
+        pendingWait = nil
         pendingRequests = []
         state = .idle
         return out

@@ -43,7 +43,7 @@ public struct KeyboardPolicy: Sendable {
         case screen(Size)
         /// The real keyboard's frame as its OSK reports it (docked or floating), on
         /// the screen as it is now; nil forgets every reported frame (back to the
-        /// configured heights).
+        /// configured heights; scenarios and traces only: the daemon keeps them).
         case floatingFrame(Rect?)
     }
 

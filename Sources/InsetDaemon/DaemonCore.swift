@@ -212,11 +212,20 @@ final class DaemonCore {
         case .oskVisibility(let bridge, let visible):
             logger.info("OSK changed by itself or its user", metadata: ["bridge": "\(bridge)", "visible": "\(visible)"])
         case .oskFrame(let bridge, let frame):
-            // Only the daemon knows the screen: a keyboard wholly off it covers nothing and is a bridge's mistake.
-            if let frame, frame.intersection(Rect(origin: .zero, size: pipeline.policy.screen)) == nil {
-                let screen = pipeline.policy.screen
+            // Only the daemon knows the screen: a keyboard wholly off it covers
+            // nothing, and one wider than it was measured in another
+            // orientation; either is a bridge's mistake, and would be kept.
+            let screen = pipeline.policy.screen
+            if let frame, frame.intersection(Rect(origin: .zero, size: screen)) == nil {
                 reply(.error(ProtocolError(
                     .invalidField, "oskFrame: \"frame\" must intersect the screen (0,0 \(formatPoints(screen.width))x\(formatPoints(screen.height)))",
+                    id: request.id)))
+                return
+            }
+            if let frame, frame.width > screen.width + 1 {
+                reply(.error(ProtocolError(
+                    .invalidField,
+                    "oskFrame: \"frame\" is \(formatPoints(frame.width)) wide, wider than the screen (\(formatPoints(screen.width))): measured in another orientation?",
                     id: request.id)))
                 return
             }
@@ -357,16 +366,13 @@ final class DaemonCore {
     // MARK: - OSK bridges
 
     /// A bridge's real keyboard frame replaces the configured height for the
-    /// screen's orientation (the pipeline's `floatingFrame`) until it reports nil.
+    /// screen's orientation (the pipeline's `floatingFrame`) for as long as
+    /// insetd runs. A nil frame says the bridge measures the OSK and confirms
+    /// its shows (the pipeline's `frameAwaited`, the request's own event).
     private func reportedFrame(_ frame: Rect?, by bridge: String, client: ClientID) {
         if frame != nil {
             if frameReporter?.bridge != bridge { logger.info("keyboard frame reported by an OSK bridge", metadata: ["bridge": "\(bridge)"]) }
             frameReporter = (bridge, client)
-            // A bridge that measured one frame measures the next orientation's too.
-            if frameAwaiter != client {
-                frameAwaiter = client
-                feed(.frameAwaited(true), from: .client(client))
-            }
         } else {
             // The pipeline hears it as `frameAwaited(true)` (the request's event).
             frameAwaiter = client

@@ -224,10 +224,7 @@ public struct BridgeMachine: Sendable {
             if nextCheck != nil {
                 out.append(.trace("\(name) shown (confirmed at attempt \(attempts))"))
                 nextCheck = nil
-                // The frame again, though insetd has it: the report is the
-                // keyboard on the screen, and insetd moves the views now
-                // instead of at the end of its filter's window.
-                if linked, let frame = reportedFrame { out.append(.reportFrame(frame)) }
+                confirmShown(&out)
             }
             showProblem = nil
             // The first reading, or the OSK doing what it was asked: not news.
@@ -268,6 +265,14 @@ public struct BridgeMachine: Sendable {
         userChoice = visible
         resetEpisode()
         if linked { out.append(.reportVisibility(visible)) }
+        // The user's show is on the screen already: insetd's show waits for this.
+        if visible { confirmShown(&out) }
+    }
+
+    /// The frame again, though insetd has it: the report is the keyboard on
+    /// the screen, and insetd moves the views now instead of waiting for it.
+    private mutating func confirmShown(_ out: inout [BridgeAction]) {
+        if linked, let frame = reportedFrame { out.append(.reportFrame(frame)) }
     }
 
     private mutating func fullscreen(_ window: String?, _ out: inout [BridgeAction]) {
@@ -318,6 +323,9 @@ public struct BridgeMachine: Sendable {
         // Confirmed only by a reading after the last show sent; a hide still in
         // flight (insetd hid and showed again quickly) needs a new show.
         if applied == true, observed == true || (attached && !observable) {
+            // Shown and never seen hidden (insetd hid and showed again
+            // quickly): the OSK is on the screen, so confirm it to insetd.
+            if nextCheck != nil, observed == true { confirmShown(&out) }
             nextCheck = nil
             return
         }
@@ -373,15 +381,16 @@ public struct BridgeMachine: Sendable {
     private mutating func report(frame: Rect, _ out: inout [BridgeAction]) {
         guard linked, frame != reportedFrame else { return }
         reportedFrame = frame
-        announcedMeasuring = true
         out.append(.reportFrame(frame))
     }
 
-    /// An OSK the bridge will measure, with no frame reported yet on this link:
-    /// insetd is told so (a nil frame), and holds the first show for the
-    /// measurement instead of moving every view twice (configured, then real).
+    /// An OSK the bridge measures and whose shows it confirms: insetd is told
+    /// so (a nil frame), once a link. insetd then holds each show for the
+    /// confirmation (the frame reported again) and the first show of an
+    /// orientation for the measurement, instead of moving the views before the
+    /// keyboard is there, or twice (configured, then real).
     private mutating func announceMeasuring(_ out: inout [BridgeAction]) {
-        guard linked, attached, measurable, !announcedMeasuring else { return }
+        guard linked, attached, measurable, observable, !announcedMeasuring else { return }
         announcedMeasuring = true
         out.append(.reportFrame(nil))
     }

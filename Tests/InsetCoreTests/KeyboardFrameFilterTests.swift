@@ -147,13 +147,28 @@ import Testing
         #expect(filter.nextDeadline == Self.ms(2110))
     }
 
-    /// During a rotation a hide waits for the resume like any frame.
-    @Test func aHideWhileSuspendedWaitsForTheResume() {
+    /// During a rotation a hide waits for the resume, and goes at once then.
+    @Test func aHideWhileSuspendedGoesAtTheResume() {
         var filter = KeyboardFrameFilter(window: .milliseconds(100))
         filter.suspend(now: Self.ms(0))
         #expect(filter.submit(Self.hide, now: Self.ms(50)).isEmpty)
+        #expect(Self.names(filter.resume(now: Self.ms(300))) == ["hidden"])
+        #expect(filter.isIdle)
+    }
+
+    /// A frame submitted with its own wait keeps it across a rotation: at the
+    /// resume it waits max(remaining, its wait), not the window.
+    @Test func aFramesOwnWaitSurvivesASuspension() {
+        var filter = KeyboardFrameFilter(window: .milliseconds(100))
+        filter.suspend(now: Self.ms(0))
+        #expect(filter.submit(Self.frame(300), now: Self.ms(50), wait: .milliseconds(400)).isEmpty)
         #expect(filter.resume(now: Self.ms(300)).isEmpty)
-        #expect(filter.nextDeadline == Self.ms(400))
-        #expect(Self.names(filter.advance(to: Self.ms(400))) == ["hidden"])
+        #expect(filter.nextDeadline == Self.ms(700))
+        // Without a wait of its own, the window.
+        #expect(Self.names(filter.advance(to: Self.ms(700))) == ["300"])
+        filter.suspend(now: Self.ms(1000))
+        #expect(filter.submit(Self.frame(301), now: Self.ms(1050)).isEmpty)
+        #expect(filter.resume(now: Self.ms(1300)).isEmpty)
+        #expect(filter.nextDeadline == Self.ms(1400))
     }
 }

@@ -38,7 +38,8 @@ import Testing
         return nil
     }
 
-    /// Frames against the 1280x800 screen: accepted when they share area with it.
+    /// Frames against the 1280x800 screen: accepted when they share area with it
+    /// and are no wider than it (+1 pt).
     @Test(arguments: [
         (Rect(x: 5000, y: 5000, width: 390, height: 280), false),
         (Rect(x: 0, y: 800, width: 1280, height: 300), false),  // only touches the bottom edge
@@ -47,6 +48,8 @@ import Testing
         (Rect(x: 0, y: 500, width: 1280, height: 300), true),
         (Rect(x: 0, y: 700, width: 1280, height: 300), true),  // partly below the screen
         (Rect(x: -100, y: 600, width: 200, height: 100), true),
+        (Rect(x: 0, y: 600, width: 1281, height: 200), true),  // within a point of the width
+        (Rect(x: 0, y: 600, width: 1920, height: 200), false),  // measured in another orientation
     ])
     func aFrameMustIntersectTheScreen(frame: Rect, accepted: Bool) throws {
         let replies = try request(bridge, .oskFrame(bridge: "wvkbd", frame: frame))
@@ -59,7 +62,9 @@ import Testing
                 return
             }
             #expect(error.code == .invalidField && error.id == .number(1))
-            #expect(error.message.contains("must intersect the screen"), "\(error.message)")
+            #expect(
+                error.message.contains("must intersect the screen") || error.message.contains("wider than the screen"),
+                "\(error.message)")
             #expect(try state()?.frameSource == "configured", "a refused frame changes nothing")
         }
     }

@@ -306,9 +306,9 @@ import Testing
         ])
     }
 
-    /// squeekboard on sway: the frame is measured, none is known yet, so insetd
-    /// is told (a nil frame) once per link, before the first show; after a
-    /// measurement a new link gets the frame itself instead.
+    /// squeekboard on sway: its shows are confirmed and its frame measured, so
+    /// insetd is told (a nil frame) once per link, before the first show; after
+    /// a measurement a new link gets the frame, then the announcement.
     @Test func aMeasurableOSKIsAnnouncedBeforeItsFirstShow() {
         let real = Rect(x: 0, y: 672, width: 390, height: 172)
         Self.run([
@@ -326,7 +326,7 @@ import Testing
             Line(ms: 400, event: .linkLost, actions: [], wake: nil),
             Line(
                 ms: 500, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false),
-                actions: [.reportFrame(real)], wake: nil),
+                actions: [.reportFrame(real), .reportFrame(nil)], wake: nil),
         ])
     }
 
@@ -345,6 +345,31 @@ import Testing
                 ms: 4030, event: .oskObserved(visible: true),
                 actions: [.trace("squeekboard shown (confirmed at attempt 1)"), .reportFrame(real), .checkFullscreen],
                 wake: 5030),
+        ])
+    }
+
+    /// The user shows the OSK: insetd hears it as a show, then the frame again
+    /// (the keyboard is on the screen already, insetd's show waits for that).
+    /// An OSK that cannot confirm a show (no sway) is never announced.
+    @Test func theUsersShowIsConfirmedAndAnUnobservableOSKIsNotAnnounced() {
+        let real = Rect(x: 0, y: 672, width: 390, height: 172)
+        Self.run(Self.confirmed + [
+            Line(
+                ms: 1100, event: .frameMeasured(real),
+                actions: [.log("squeekboard's real frame: \(real) (from sway's usable area)"), .reportFrame(real)], wake: 2010),
+            Line(ms: 3000, event: .keyboard(shown: false), actions: [.setOSKVisible(false)], wake: nil),
+            Line(ms: 3010, event: .oskObserved(visible: false), actions: [], wake: nil),
+            Line(
+                ms: 4000, event: .oskObserved(visible: true),
+                actions: [.log("squeekboard was shown by itself or its user"), .reportVisibility(true), .reportFrame(real),
+                          .checkFullscreen],
+                wake: 5000),
+        ])
+        Self.run([
+            Line(ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), actions: [], wake: nil),
+            Line(
+                ms: 0, event: .oskAttached(name: "wvkbd", observable: false, configured: nil, measurable: true),
+                actions: [.setHardwareKeyboard(false), .setOSKVisible(false)], wake: nil),
         ])
     }
 

@@ -135,17 +135,18 @@ void InsetdAttached::apply(insetd_event *event)
     if (!flick || !m_follow)
         return;
     m_targetBottomMargin = insetd_event_adjustment_get_adjusted_content_inset(event).bottom;
-    // Never more than the keyboard covers of the Flickable at this frame.
+    m_targetContentY = flick->property("originY").toDouble() + insetd_event_adjustment_get_content_offset(event).y;
+    // Never more than the keyboard covers of the Flickable at this frame, and
+    // no offset past the content's end with that margin.
     const double bottomMargin = std::min(m_targetBottomMargin, m_originalBottomMargin + coveredNow());
-    const double contentY = flick->property("originY").toDouble() + insetd_event_adjustment_get_content_offset(event).y;
-    m_targetContentY = contentY;
+    const double contentY = std::min(m_targetContentY, maxContentY(bottomMargin));
     const int ms = int(std::lround(insetd_event_get_duration(event) * 1000));
     if (m_animation) {
         m_animation->stop();
         delete m_animation;
     }
     m_appliedBottomMargin = bottomMargin;
-    m_adjusted = bottomMargin != m_originalBottomMargin;
+    m_adjusted = m_targetBottomMargin != m_originalBottomMargin;
     setInset(insetd_event_adjustment_get_additional_bottom_inset(event));
     if (ms <= 0) {
         m_applying = true;
@@ -165,6 +166,8 @@ void InsetdAttached::apply(insetd_event *event)
         group->addAnimation(animation);
     }
     m_animation = group;
+    // A cut the animation held back (the margin may rise again) is made at its end.
+    connect(group, &QAbstractAnimation::finished, this, [this] { QTimer::singleShot(0, this, &InsetdAttached::clampToKeyboard); });
     group->start(QAbstractAnimation::DeleteWhenStopped);
 }
 
@@ -255,14 +258,29 @@ void InsetdAttached::clampToKeyboard()
         return;
     if (std::abs(current - margin) < 0.5 && std::abs(m_appliedBottomMargin - margin) < 0.5)
         return;
-    if (m_animation) {
-        m_animation->stop();
-        delete m_animation;
-    }
     m_appliedBottomMargin = margin;
     m_applying = true;
-    flick->setProperty("bottomMargin", margin);
+    if (m_animation) {
+        // The scroll goes to insetd's offset at once, within the new margin's
+        // range: stopped midway it would read as the user's.
+        m_animation->stop();
+        delete m_animation;
+        flick->setProperty("bottomMargin", margin);
+        flick->setProperty("contentY", std::min(m_targetContentY, maxContentY(margin)));
+    } else {
+        flick->setProperty("bottomMargin", margin);
+    }
     m_applying = false;
+}
+
+// The largest contentY the Flickable shows content at with `bottomMargin`.
+double InsetdAttached::maxContentY(double bottomMargin) const
+{
+    QQuickItem *flick = flickable();
+    const double top = flick->property("originY").toDouble() - flick->property("topMargin").toDouble();
+    const double end = flick->property("originY").toDouble() + flick->property("contentHeight").toDouble() + bottomMargin
+        - flick->height();
+    return std::max(top, end);
 }
 
 void InsetdAttached::keyboardChanged()

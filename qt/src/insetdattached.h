@@ -62,6 +62,7 @@ private:
     void setInset(double inset);
     void sendUpdate();
     double coveredNow() const;
+    double maxContentY(double bottomMargin) const;
     void clampToKeyboard();
 
     bool m_follow = false;
