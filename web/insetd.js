@@ -468,9 +468,7 @@ export class InsetdKeyboard extends EventTarget {
       if (!keyboard) return 0;
       const r = view.isDocument ? { x: 0, y: 0, width: window.width, height: window.height }
         : view.element.getBoundingClientRect();
-      const left = Math.max(keyboard.x, r.x), right = Math.min(keyboard.x + keyboard.width, r.x + r.width);
-      const top = Math.max(keyboard.y, r.y), bottom = Math.min(keyboard.y + keyboard.height, r.y + r.height);
-      least = Math.min(least, right > left && bottom > top ? bottom - top : 0);
+      least = Math.min(least, inViewport(keyboard, r)?.height ?? 0);
     }
     return least;
   }

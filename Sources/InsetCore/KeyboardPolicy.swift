@@ -83,14 +83,12 @@ public struct KeyboardPolicy: Sendable {
     /// reporting bridge goes, so a show after a rotation back or a bridge's
     /// restart publishes the keyboard that will be on the screen, not the
     /// configured guess.
-    public private(set) var reportedFrames: [ReportedFrame] = []
+    public private(set) var reportedFrames: [Size: Rect] = [:]
     /// The reported frame for the screen as it is now.
-    private var floatingFrame: Rect?
+    private var floatingFrame: Rect? { reportedFrames[screen] }
 
     /// The real keyboard frame reported for a screen size, if any.
-    public func reportedFrame(for screen: Size) -> Rect? {
-        reportedFrames.first { $0.screen == screen }?.frame
-    }
+    public func reportedFrame(for screen: Size) -> Rect? { reportedFrames[screen] }
     private var pendingCompletion: (notification: KeyboardNotification, at: Instant)?
 
     /// A policy whose hardware state is already settled: the devices found by the
@@ -146,11 +144,8 @@ public struct KeyboardPolicy: Sendable {
             override = nil
         case .screen(let size):
             screen = size
-            floatingFrame = reportedFrame(for: size)
         case .floatingFrame(let rect):
-            reportedFrames.removeAll { rect == nil || $0.screen == screen }
-            if let rect { reportedFrames.append(ReportedFrame(screen: screen, frame: rect)) }
-            floatingFrame = rect
+            if let rect { reportedFrames[screen] = rect } else { reportedFrames = [:] }
         }
         notifications += moveKeyboard(to: desiredFrame, now: now)
         return Step(notifications: notifications, nextDeadline: nextDeadline)
@@ -287,10 +282,4 @@ public struct KeyboardPolicy: Sendable {
         pendingCompletion = nil
         return [pending.notification]
     }
-}
-
-/// A keyboard frame an OSK reported, and the screen size it was reported on.
-public struct ReportedFrame: Hashable, Sendable {
-    public var screen: Size
-    public var frame: Rect
 }

@@ -192,11 +192,11 @@ public final class Bridge {
             recovered("osk", "driving \(backend.name)")
             // Its own visibility (a bus OSK), else sway's usable area, confirms a
             // show; without either (labwc, a stale $SWAYSOCK) a show is taken as done.
-            let observable = backend.usesBus ? (try? backend.visible()) != nil : (try? sway?.usableArea()) != nil
+            let swayReadable = (try? sway?.usableArea()) != nil
+            let observable = backend.usesBus ? (try? backend.visible()) != nil : swayReadable
             let heights = ConfiguredHeights(
                 portrait: backend.configuredHeight(landscape: false), landscape: backend.configuredHeight(landscape: true))
-            let measurable = (try? sway?.usableArea()) != nil
-            feed(.oskAttached(name: backend.name, observable: observable, configured: heights, measurable: measurable), now: now)
+            feed(.oskAttached(name: backend.name, observable: observable, configured: heights, measurable: swayReadable), now: now)
         } catch {
             failed("osk", "\(error)")
             backendBackoff.failed(now: now.seconds)

@@ -105,7 +105,7 @@ public struct BridgeMachine: Sendable {
     private var observable = false
     private var configured: ConfiguredHeights?
     private var measurable = false
-    /// insetd was told, on this link, that the frame is measured (a frame, or nil).
+    /// insetd was told, on this link, that the frame is measured and shows confirmed (a nil frame).
     private var announcedMeasuring = false
     private var hardwareApplied: Bool?
     /// What the OSK was last asked to do.

@@ -330,16 +330,23 @@ import Testing
         ])
     }
 
+    static let real = Rect(x: 0, y: 672, width: 390, height: 172)
+
+    /// `confirmed`, then squeekboard's frame measured at 1100 ms, and the
+    /// keyboard hidden (by insetd) at 3000 ms.
+    static let measuredThenHidden: [Line] = confirmed + [
+        Line(
+            ms: 1100, event: .frameMeasured(real),
+            actions: [.log("squeekboard's real frame: \(real) (from sway's usable area)"), .reportFrame(real)], wake: 2010),
+        Line(ms: 3000, event: .keyboard(shown: false), actions: [.setOSKVisible(false)], wake: nil),
+        Line(ms: 3010, event: .oskObserved(visible: false), actions: [], wake: nil),
+    ]
+
     /// Once the frame is known, each show the OSK confirms reports it again: to
     /// insetd that is the keyboard on the screen, and the views move then.
     @Test func aConfirmedShowReportsTheKnownFrameAgain() {
-        let real = Rect(x: 0, y: 672, width: 390, height: 172)
-        Self.run(Self.confirmed + [
-            Line(
-                ms: 1100, event: .frameMeasured(real),
-                actions: [.log("squeekboard's real frame: \(real) (from sway's usable area)"), .reportFrame(real)], wake: 2010),
-            Line(ms: 3000, event: .keyboard(shown: false), actions: [.setOSKVisible(false)], wake: nil),
-            Line(ms: 3010, event: .oskObserved(visible: false), actions: [], wake: nil),
+        let real = Self.real
+        Self.run(Self.measuredThenHidden + [
             Line(ms: 4000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 4080),
             Line(
                 ms: 4030, event: .oskObserved(visible: true),
@@ -352,13 +359,8 @@ import Testing
     /// (the keyboard is on the screen already, insetd's show waits for that).
     /// An OSK that cannot confirm a show (no sway) is never announced.
     @Test func theUsersShowIsConfirmedAndAnUnobservableOSKIsNotAnnounced() {
-        let real = Rect(x: 0, y: 672, width: 390, height: 172)
-        Self.run(Self.confirmed + [
-            Line(
-                ms: 1100, event: .frameMeasured(real),
-                actions: [.log("squeekboard's real frame: \(real) (from sway's usable area)"), .reportFrame(real)], wake: 2010),
-            Line(ms: 3000, event: .keyboard(shown: false), actions: [.setOSKVisible(false)], wake: nil),
-            Line(ms: 3010, event: .oskObserved(visible: false), actions: [], wake: nil),
+        let real = Self.real
+        Self.run(Self.measuredThenHidden + [
             Line(
                 ms: 4000, event: .oskObserved(visible: true),
                 actions: [.log("squeekboard was shown by itself or its user"), .reportVisibility(true), .reportFrame(real),

@@ -9,7 +9,6 @@
 #include <QPropertyAnimation>
 #include <QQmlInfo>
 #include <QQuickItem>
-#include <QQuickWindow>
 #include <cmath>
 
 #include <insetd.h>
@@ -228,19 +227,16 @@ void InsetdAttached::setInset(double inset)
         emit bottomInsetChanged();
 }
 
-// What the keyboard covers of the Flickable on the screen now: the window as
-// it is at this frame, not as insetd was last told of it (a window sway just
-// grew back or shrank), and nothing once the keyboard was told hidden.
+// What the keyboard covers of the Flickable on the screen now: the keyboard
+// in the window as it is at this frame (`InsetdKeyboard::rectangle`, not as
+// insetd was last told of it), nothing once it was told hidden.
 double InsetdAttached::coveredNow() const
 {
     QQuickItem *flick = flickable();
-    QQuickWindow *window = flick ? flick->window() : nullptr;
-    const QRectF keyboard = InsetdKeyboard::instance()->screenRectangle();
-    if (!window || keyboard.isEmpty())
+    const QRectF keyboard = InsetdKeyboard::instance()->rectangle();
+    if (!flick || keyboard.isEmpty())
         return 0;
-    const QRectF rect = flick->mapRectToScene(QRectF(0, 0, flick->width(), flick->height()))
-                            .translated(QPointF(window->position()))
-                            .intersected(QRectF(QPointF(window->position()), QSizeF(window->size())));
+    const QRectF rect = flick->mapRectToScene(QRectF(0, 0, flick->width(), flick->height()));
     return std::max(0.0, rect.intersected(keyboard).height());
 }
 
