@@ -22,7 +22,9 @@ import NIOCore
 /// channels). A flood of connections is then taken at the rate the loop admits
 /// them, refuses them or closes the oldest unfinished ones, as when the loop
 /// accepted them itself; a thread accepting freely would hold every queued
-/// connection's descriptor at once and run insetd out of them.
+/// connection's descriptor at once and run insetd out of them. It also waits
+/// while its listener says it has no room (`hasRoom`): the connections stay
+/// queued in the kernel, which keeps them at no cost to insetd.
 final class ConnectionAcceptor: Sendable {
     /// How long accepting pauses after it failed for want of resources.
     static let pauseMilliseconds: Int32 = 250
@@ -36,13 +38,17 @@ final class ConnectionAcceptor: Sendable {
     private let accepted: @Sendable (Int32) -> EventLoopFuture<Void>
     private let thread = NIOLockedValueBox<pthread_t?>(nil)
     private let handingOver = NIOLockedValueBox(0)
+    private let hasRoom: @Sendable () -> Bool
 
     /// `listener` stays the caller's to close (after `stop()`); it is made
     /// non-blocking. `accepted` gets each connection's descriptor, non-blocking
     /// and close-on-exec, on the acceptor's thread; it owns the descriptor, and
     /// its future completes once the connection is a channel (or failed to be).
+    /// While `hasRoom` is false nothing is accepted (it is asked again each
+    /// millisecond).
     init(
-        listener: Int32, refusals: RefusalLog, accepted: @escaping @Sendable (Int32) -> EventLoopFuture<Void>
+        listener: Int32, refusals: RefusalLog, hasRoom: @escaping @Sendable () -> Bool = { true },
+        accepted: @escaping @Sendable (Int32) -> EventLoopFuture<Void>
     ) throws(ServerError) {
         let flags = fcntl(listener, F_GETFL)
         guard flags >= 0, fcntl(listener, F_SETFL, flags | O_NONBLOCK) == 0 else {
@@ -55,6 +61,7 @@ final class ConnectionAcceptor: Sendable {
         wake = (ends[0], ends[1])
         self.refusals = refusals
         self.accepted = accepted
+        self.hasRoom = hasRoom
     }
 
     deinit {
@@ -110,7 +117,7 @@ final class ConnectionAcceptor: Sendable {
     private func acceptAll() -> Outcome {
         while true {
             // The loop catches up first (a millisecond at a time, for `stop()`).
-            while handingOver.withLockedValue({ $0 >= Self.handOverLimit }) {
+            while handingOver.withLockedValue({ $0 >= Self.handOverLimit }) || !hasRoom() {
                 if waitForStop(milliseconds: 1) { return .stopped }
             }
             let fd = UnixSocket.acceptConnection(on: listener)

@@ -72,7 +72,11 @@ package final class InsetWebSocketServer: Service, Sendable {
         defer { close(listener) }
         // As on the Unix socket, insetd accepts the connections itself
         // (`ConnectionAcceptor` says why) and NIO serves each from then on.
-        let acceptor = try ConnectionAcceptor(listener: listener, refusals: refusals) { [self] fd in
+        // The acceptor leaves connections in the kernel's queue while every
+        // unfinished place is held by a complete request (`hasRoom`).
+        let acceptor = try ConnectionAcceptor(
+            listener: listener, refusals: refusals, hasRoom: { pending.hasRoom }
+        ) { [self] fd in
             serve(fd, policy: policy, pending: pending)
         }
         try acceptor.start()
@@ -107,7 +111,7 @@ package final class InsetWebSocketServer: Service, Sendable {
         _ channel: any Channel, socket: ConnectedSocket, policy: WebSocketOriginPolicy, pending: PendingHTTPConnections
     ) throws {
         let address = channel.remoteAddress?.ipAddress ?? "-"
-        let (ticket, evicted) = pending.admit(channel, address: address)
+        let (ticket, evicted) = pending.admit(channel, address: address, descriptor: socket.descriptor)
         if let evicted {
             server.refusals.refused(
                 "too many unfinished HTTP connections; closing the oldest", metadata: ["peer": "\(address)"])
@@ -122,6 +126,7 @@ package final class InsetWebSocketServer: Service, Sendable {
         let upgrader = WebSocketSessionUpgrader(
             maxFrameSize: limit,
             shouldUpgrade: { channel, head in
+                pending.answering(ticket)
                 let allowed = policy.allows(origin: head.headers["origin"].first, hostHeader: head.headers["host"].first)
                 return channel.eventLoop.makeSucceededFuture(allowed ? HTTPHeaders() : nil)
             },

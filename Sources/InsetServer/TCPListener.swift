@@ -10,8 +10,10 @@ import NIOCore
 /// (`WebSocketListenError` reads it from there).
 enum TCPListener {
     /// A socket bound to `host`:`port` and listening (close-on-exec), and the
-    /// port it has: `port`, or the one the kernel chose for port 0.
-    static func open(host: String, port: Int, backlog: Int32 = 128) throws -> (descriptor: Int32, port: Int) {
+    /// port it has: `port`, or the one the kernel chose for port 0. The queue
+    /// is as long as the kernel allows: every tab of a kiosk may connect at
+    /// once, and the acceptor leaves connections queued while it has no room.
+    static func open(host: String, port: Int, backlog: Int32 = SOMAXCONN) throws -> (descriptor: Int32, port: Int) {
         let address = try SocketAddress.makeAddressResolvingHost(host, port: port)
         let family = address.protocol == .inet6 ? AF_INET6 : AF_INET
         let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

@@ -73,7 +73,9 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head = request else { return }
             request = nil
-            // Complete: the deadline starts again once the answer is sent.
+            // Complete: the deadline starts again once the answer is sent, and
+            // the connection is not slow meanwhile.
+            pending.answering(ticket)
             deadline?.cancel()
             deadline = nil
             respond(context: context, to: head)
@@ -123,7 +125,10 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             promise: nil)
         if request.method != .HEAD { context.write(wrapOutboundOut(.body(.byteBuffer(bytes))), promise: nil) }
         served = true
-        if keepAlive { armDeadline(context: context) }
+        if keepAlive {
+            pending.awaitingRequest(ticket)
+            armDeadline(context: context)
+        }
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { [channel = context.channel] _ in
             if !keepAlive { channel.close(promise: nil) }
         }

@@ -38,6 +38,9 @@ import Testing
         #expect(await SocketHardeningTests.eventually(60) { reported("held") != nil }, "the flood connected")
         let held = try #require(reported("held"))
         #expect(held.hasPrefix("held 2600 "), "\(held)")
+        // The kernel queues connections for insetd to accept (as long a queue
+        // as it allows): the flood is held once insetd has taken them all.
+        #expect(await SocketHardeningTests.eventually(30) { Self.acceptQueue(port: port) == 0 }, "insetd took the flood")
 
         let ticks = facts.cpuTicks
         let measured = ContinuousClock.now
@@ -76,6 +79,32 @@ import Testing
         #expect(!daemon.logText.contains("accept failed"), "descriptors never ran out")
     }
 
+    /// A burst of honest pages is no flood: 1000 pages from loopback (every
+    /// tab and frame of a kiosk), each sending its whole upgrade request the
+    /// moment it connected, all get their welcome on the first attempt, none
+    /// closed. The unfinished-connection cap (32 per address) closes slow
+    /// connections only; these wait their turn in the kernel's queue.
+    @Test func aBurstOfHonestPagesIsServedInFull() async throws {
+        let port = try Self.freePort()
+        let daemon = try SocketHardeningTests.Daemon(config: "websocket:\n  listen: \"127.0.0.1:\(port)\"\n")
+        #expect(await SocketHardeningTests.eventually(10) { daemon.logText.contains("WebSocket listening") })
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("burst-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let burst = try SpawnedProcess(
+            "/usr/bin/python3", [Self.burst, "\(port)", "1000", "60"],
+            environment: ChildProcess.realSystemEnvironment, stdout: report, stderr: report)
+        defer {
+            if burst.isRunning { kill(burst.pid, SIGKILL) }
+            _ = burst.wait()
+        }
+        #expect(await SocketHardeningTests.eventually(70) { !burst.isRunning }, "the burst ended")
+        let outcome = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+        print("burst: \(outcome)", terminator: "")
+        #expect(outcome.hasPrefix("welcomed 1000 of 1000, closed 0,"), "\(outcome)")
+        #expect(!daemon.logText.contains("too many unfinished HTTP connections"), "no honest page was closed for room")
+        #expect(daemon.process.isRunning)
+    }
+
     /// A request left unfinished under every cap is closed at the deadline
     /// (the hello deadline, 600 ms here), not before, and the close is logged.
     @Test func anUnfinishedRequestIsClosedAtTheDeadline() async throws {
@@ -102,6 +131,21 @@ import Testing
         #expect(served.received.hasPrefix("HTTP/1.1 200"))
     }
 
+    /// Connections waiting in the kernel's queue of the loopback listener on
+    /// `port` (the receive queue /proc/net/tcp shows for a listening socket),
+    /// or nil when there is no such listener.
+    static func acceptQueue(port: Int) -> Int? {
+        let local = String(format: "0100007F:%04X", port)
+        let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            // sl, local, remote, state (0A: listening), tx_queue:rx_queue
+            guard fields.count > 4, fields[1] == local, fields[3] == "0A" else { continue }
+            return fields[4].split(separator: ":").last.flatMap { Int($0, radix: 16) }
+        }
+        return nil
+    }
+
     static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
@@ -126,6 +170,10 @@ import Testing
         resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
         os.execv(sys.argv[1], sys.argv[1:])
         """
+
+    /// The burst of honest pages.
+    static let burst = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/systemd-test.d/burst.py").path
 
     /// The flood itself, shared with scripts/systemd-test.
     static let flood = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
