@@ -122,13 +122,17 @@ public struct InsetPipeline: Sendable {
     /// The view whose text field has focus.
     public var focusedView: ViewID? { focus?.view }
 
+    /// `rememberedFrames`: the real keyboard's frame per screen size, as OSK
+    /// bridges reported it in an earlier run (a first show publishes it, not
+    /// the configured guess).
     public init(
         configuration: PipelineConfiguration = PipelineConfiguration(), screen: Size,
-        keyboards: [String: KeyboardPlacement] = [:], tabletMode: Bool = false
+        keyboards: [String: KeyboardPlacement] = [:], tabletMode: Bool = false, rememberedFrames: [Size: Rect] = [:]
     ) {
         self.configuration = configuration
         policy = KeyboardPolicy(
-            configuration: configuration.policy, screen: screen, keyboards: keyboards, tabletMode: tabletMode)
+            configuration: configuration.policy, screen: screen, keyboards: keyboards, tabletMode: tabletMode,
+            reportedFrames: rememberedFrames)
         filter = KeyboardFrameFilter(window: configuration.filterWindow)
         engine = InsetEngine(screen: screen)
     }

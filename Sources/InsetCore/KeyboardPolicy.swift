@@ -93,13 +93,16 @@ public struct KeyboardPolicy: Sendable {
 
     /// A policy whose hardware state is already settled: the devices found by the
     /// daemon's first enumeration count at once, without a hold-off.
+    /// `reportedFrames` are real keyboard frames known from an earlier run.
     public init(
         configuration: KeyboardPolicyConfiguration = .default,
         screen: Size,
         keyboards: [String: KeyboardPlacement] = [:],
-        tabletMode: Bool = false
+        tabletMode: Bool = false,
+        reportedFrames: [Size: Rect] = [:]
     ) {
         self.configuration = configuration
+        self.reportedFrames = reportedFrames
         self.screen = screen
         self.keyboards = keyboards
         self.tabletMode = tabletMode

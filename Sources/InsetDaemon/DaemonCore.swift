@@ -51,15 +51,19 @@ final class DaemonCore {
     /// Starts reading the configuration file for a client's `reload` (the read
     /// is asynchronous; its outcome comes back as `.reload`).
     var reloadRequested: (ClientID, RequestID?) -> Void = { _, _ in }
+    /// Keeps the real keyboard frames learned so far for the next run
+    /// (`LearnedFrameStore`); called when a bridge's report changed them.
+    var framesLearned: ([Size: Rect]) -> Void = { _ in }
     /// The `events` topic's subscribers and what they are told (DecisionTimeline.swift).
     private let timeline: DecisionTimeline
 
     /// `devices` and `tabletMode` are what the first enumeration found: they count
-    /// at once, without the hold-off that damps later hot-plugging. Throws only
-    /// when a trace is configured and its file cannot be written.
+    /// at once, without the hold-off that damps later hot-plugging.
+    /// `rememberedFrames` are the real keyboard frames an earlier run learned.
+    /// Throws only when a trace is configured and its file cannot be written.
     init(
         configuration: DaemonConfiguration, devices: [InputDevice] = [], tabletMode: Bool = false,
-        outbox: any ClientOutbox, clock: @escaping () -> Instant, logger: Logger
+        rememberedFrames: [Size: Rect] = [:], outbox: any ClientOutbox, clock: @escaping () -> Instant, logger: Logger
     ) throws(TraceOpenError) {
         self.configuration = configuration
         self.logger = logger
@@ -74,12 +78,13 @@ final class DaemonCore {
         self.tabletMode = tabletMode
         pipeline = InsetPipeline(
             configuration: configuration.pipeline, screen: configuration.screen, keyboards: keyboards,
-            tabletMode: tabletMode)
+            tabletMode: tabletMode, rememberedFrames: rememberedFrames)
         publishedHardwareKeyboard = pipeline.policy.hardwareKeyboardUsable
         if configuration.trace.path != nil {
             let header = TraceHeader(
                 screen: configuration.screen, configuration: configuration.pipeline, keyboards: keyboards,
-                tabletMode: tabletMode, devices: devices.map(Self.wire).sorted { $0.syspath < $1.syspath })
+                tabletMode: tabletMode, rememberedFrames: rememberedFrames,
+                devices: devices.map(Self.wire).sorted { $0.syspath < $1.syspath })
             tracer = try TraceRecorder(settings: configuration.trace, header: header, logger: logger)
         } else {
             tracer = nil
@@ -244,7 +249,9 @@ final class DaemonCore {
         }
         guard let event = onScreen(request.message, from: client).pipelineEvent(for: client) else { return acknowledge() }
         do {
+            let learned = pipeline.policy.reportedFrames
             try step(event, from: .client(client))
+            if pipeline.policy.reportedFrames != learned { framesLearned(pipeline.policy.reportedFrames) }
             if case .policy(let mode) = request.message {
                 logger.info("keyboard mode changed", metadata: ["mode": "\(mode.rawValue)", "by": "\(client)"])
                 publishPolicy()
@@ -357,6 +364,8 @@ final class DaemonCore {
                 "configured (none reported by \(reporter.bridge) for this orientation yet)"
             case let reporter? where reporter.client == nil: "learned from \(reporter.bridge)"
             case let reporter?: "reported by \(reporter.bridge)"
+            case nil where pipeline.policy.reportedFrame(for: pipeline.policy.screen) != nil:
+                "remembered (reported by an OSK bridge in an earlier run)"
             case nil: "configured"
             }
         state.oskProblem = oskProblem?.problem

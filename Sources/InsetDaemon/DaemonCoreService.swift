@@ -31,15 +31,38 @@ final class DaemonCoreService: Service, Sendable {
         self.logger = logger
     }
 
+    /// The frames an earlier run learned, with what was wrong in their file logged.
+    private func rememberedFrames(from store: LearnedFrameStore?) -> [Size: Rect] {
+        guard let store else { return [:] }
+        let loaded = store.load()
+        for problem in loaded.problems {
+            logger.warning("learned keyboard frames: \(problem)", metadata: ["file": "\(store.path)"])
+        }
+        if !loaded.frames.isEmpty {
+            logger.info("keyboard frames remembered", metadata: ["file": "\(store.path)", "screens": "\(loaded.frames.count)"])
+        }
+        return loaded.frames
+    }
+
     func run() async throws {
         let (events, continuation) = AsyncStream.makeStream(of: CoreEvent.self, bufferingPolicy: .unbounded)
         let source = try monitor.start(delivering: { event in continuation.yield(.input(event)) })
         let started = ContinuousClock.now
+        let store = LearnedFrameStore.fromEnvironment()
+        let remembered = rememberedFrames(from: store)
         let core = try DaemonCore(
-            configuration: configuration, devices: monitor.devices, tabletMode: monitor.tabletMode, outbox: server,
+            configuration: configuration, devices: monitor.devices, tabletMode: monitor.tabletMode,
+            rememberedFrames: remembered, outbox: server,
             clock: { Instant(nanoseconds: (ContinuousClock.now - started).totalNanoseconds) }, logger: logger)
         core.reloadRequested = { client, id in
             Task { await self.reload(continuation, requester: (client, id)) }
+        }
+        if let store {
+            core.framesLearned = { [logger] frames in
+                if let problem = store.save(frames) {
+                    logger.warning("cannot keep the learned keyboard frames", metadata: ["file": "\(store.path)", "error": "\(problem)"])
+                }
+            }
         }
         await server.waitUntilListening()
         let keyboards = monitor.devices.filter { if case .keyboard = $0.classification.kind { true } else { false } }

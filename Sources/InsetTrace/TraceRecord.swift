@@ -17,6 +17,8 @@ public struct TraceHeader: Hashable, Sendable {
     /// Keyboards found at start-up (by id), which count without the hold-off.
     public var keyboards: [String: KeyboardPlacement]
     public var tabletMode: Bool
+    /// Real keyboard frames per screen size remembered from an earlier run.
+    public var rememberedFrames: [Size: Rect]
     /// Every device found at start-up, for the people who read the trace.
     public var devices: [WireDevice]
     /// Which build wrote the trace, for the people who read it.
@@ -24,9 +26,10 @@ public struct TraceHeader: Hashable, Sendable {
 
     public init(
         version: Int = traceFormatVersion, segment: Int = 0, screen: Size, configuration: PipelineConfiguration,
-        keyboards: [String: KeyboardPlacement] = [:], tabletMode: Bool = false, devices: [WireDevice] = [],
-        writer: String = "insetd"
+        keyboards: [String: KeyboardPlacement] = [:], tabletMode: Bool = false, rememberedFrames: [Size: Rect] = [:],
+        devices: [WireDevice] = [], writer: String = "insetd"
     ) {
+        self.rememberedFrames = rememberedFrames
         self.version = version
         self.segment = segment
         self.screen = screen

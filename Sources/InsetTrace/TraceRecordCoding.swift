@@ -12,7 +12,8 @@ import InsetProtocol
 // lines; TraceRecordWriter.swift writes them.
 
 private enum Key: String, CodingKey {
-    case kind, t, insetdTrace = "insetd-trace", segment, screen, configuration, keyboards, tabletMode, devices, writer
+    case kind, t, insetdTrace = "insetd-trace", segment, screen, configuration, keyboards, tabletMode, rememberedFrames,
+        devices, writer
     case id, placement, device, on, command, source, mode, frame, awaited, client, view, field, rect, margin
     case durationNs, reason
 }
@@ -31,6 +32,10 @@ extension TraceRecord: Decodable {
                     configuration: try c.decode(TracedConfiguration.self, forKey: .configuration).configuration,
                     keyboards: try c.decode([String: KeyboardPlacement].self, forKey: .keyboards),
                     tabletMode: try c.decode(Bool.self, forKey: .tabletMode),
+                    rememberedFrames: Dictionary(
+                        (try c.decodeIfPresent([RememberedFrame].self, forKey: .rememberedFrames) ?? []).map {
+                            ($0.screen.size, $0.frame.rect)
+                        }, uniquingKeysWith: { _, last in last }),
                     devices: try c.decodeIfPresent([WireDevice].self, forKey: .devices) ?? [],
                     writer: try c.decodeIfPresent(String.self, forKey: .writer) ?? ""))
         case "tick": self = .tick(at: try at())
@@ -135,4 +140,10 @@ func splitLines(_ data: Data) -> (lines: [Data.SubSequence], lastLineCutShort: B
     let cutShort = lines.last.map { !$0.isEmpty } ?? false
     if !cutShort { lines.removeLast() }
     return (lines, cutShort)
+}
+
+/// One remembered frame of a header: the screen size it was reported for, and the frame.
+struct RememberedFrame: Decodable {
+    var screen: WireSize
+    var frame: WireRect
 }

@@ -29,9 +29,10 @@ extension TraceRecord {
                 ("keyboards", { w in
                     w.object { $0.fields(unordered: header.keyboards.map { id, placement in (id, { $0.string(placement.rawValue) }) }) }
                 }),
-                ("tabletMode", { $0.bool(header.tabletMode) }), ("devices", { $0.array(header.devices) { $0.value($1) } }),
+                ("tabletMode", { $0.bool(header.tabletMode) }),
+                ("devices", { $0.array(header.devices) { $0.value($1) } }),
                 ("writer", { $0.string(header.writer) }),
-            ]
+            ] + Self.rememberedFrames(header)
         case .event(let at, let event, let source):
             [("t", { $0.integer(Int(at.nanoseconds)) })] + Self.fields(of: event) + Self.fields(of: source)
         case .tick(let at): [("kind", { $0.string("tick") }), ("t", { $0.integer(Int(at.nanoseconds)) })]
@@ -42,6 +43,20 @@ extension TraceRecord {
             ]
         case .end(let reason): [("kind", { $0.string("end") }), ("reason", { $0.string(reason) })]
         }
+    }
+
+    /// A run's remembered frames, in the header only when it had some (traces
+    /// of runs without keep their bytes).
+    private static func rememberedFrames(_ header: TraceHeader) -> [Field] {
+        guard !header.rememberedFrames.isEmpty else { return [] }
+        let frames = header.rememberedFrames.sorted { ($0.key.width, $0.key.height) < ($1.key.width, $1.key.height) }
+        return [
+            ("rememberedFrames", { w in
+                w.array(frames) { w, entry in
+                    w.object { $0.fields(unordered: [("frame", { $0.value(entry.value) }), ("screen", { $0.value(entry.key) })]) }
+                }
+            })
+        ]
     }
 
     private static func fields(of event: PipelineEvent) -> [Field] {

@@ -49,7 +49,7 @@ public struct TraceReplayer: Sendable {
         if header.segment == 0 {
             pipeline = InsetPipeline(
                 configuration: header.configuration, screen: header.screen, keyboards: header.keyboards,
-                tabletMode: header.tabletMode)
+                tabletMode: header.tabletMode, rememberedFrames: header.rememberedFrames)
         }
     }
 

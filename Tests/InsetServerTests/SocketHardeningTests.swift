@@ -14,7 +14,10 @@ import Testing
         let config: String?
         let process: SpawnedProcess
 
-        init(config yaml: String? = nil, under wrapper: [String] = [], socket: String? = nil) throws {
+        init(
+            config yaml: String? = nil, under wrapper: [String] = [], socket: String? = nil,
+            environment extra: [String: String] = [:]
+        ) throws {
             let tag = UUID().uuidString.prefix(8)
             let directory = FileManager.default.temporaryDirectory.path
             self.socket = socket ?? "\(directory)/hardening-\(tag).sock"
@@ -27,13 +30,13 @@ import Testing
                 config = nil
             }
             let arguments = ["--socket", self.socket, "--uevent-source", "udev"] + (config.map { ["--config", $0] } ?? [])
+            let environment = ChildProcess.realSystemEnvironment.merging(extra) { _, given in given }
             if wrapper.isEmpty {
-                process = try SpawnedProcess(
-                    InsetdLauncher.binary.path, arguments, environment: ChildProcess.realSystemEnvironment, stderr: log)
+                process = try SpawnedProcess(InsetdLauncher.binary.path, arguments, environment: environment, stderr: log)
             } else {
                 process = try SpawnedProcess(
                     wrapper[0], Array(wrapper.dropFirst()) + [InsetdLauncher.binary.path] + arguments,
-                    environment: ChildProcess.realSystemEnvironment, stderr: log)
+                    environment: environment, stderr: log)
             }
         }
 

@@ -56,6 +56,25 @@ func encode(_ record: TraceRecord) throws -> String {
         #expect(text.contains(#""filterWindowNs":1500000"#))
         #expect(text.contains(#""insetd-trace":1"#))
         #expect(try JSONDecoder().decode(TraceRecord.self, from: Data(text.utf8)) == record)
+        #expect(!text.contains("rememberedFrames"), "a run that remembered no frame writes no field for them")
+    }
+
+    /// Frames remembered from an earlier run are the start's state: a replay
+    /// begins with them (a first show publishes the remembered 540x172, not
+    /// the configured 336).
+    @Test func aHeaderKeepsTheRememberedFrames() throws {
+        let portrait = Size(width: 540, height: 960)
+        let frames = [
+            portrait: Rect(x: 0, y: 788, width: 540, height: 172),
+            Size(width: 960, height: 540): Rect(x: 0, y: 390, width: 960, height: 150),
+        ]
+        let record = TraceRecord.header(TraceHeader(screen: portrait, configuration: PipelineConfiguration(), rememberedFrames: frames))
+        let text = try encode(record)
+        #expect(
+            text.contains(
+                #""rememberedFrames":[{"frame":{"height":172,"width":540,"x":0,"y":788},"screen":{"height":960,"width":540}},"#),
+            "\(text)")
+        #expect(try JSONDecoder().decode(TraceRecord.self, from: Data(text.utf8)) == record)
     }
 
     @Test func theWireShapeIsStable() throws {
