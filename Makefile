@@ -80,13 +80,15 @@ LIB_SO = $(LIB_BUILD)/libinsetd.so.$(LIB_VERSION)
 # insetd-private.h is shared by the sources and never installed.
 LIB_SRCS = $(addprefix libinsetd/src/,context.c connection.c receive.c requests.c event.c)
 LIB_HDRS = libinsetd/include/insetd.h libinsetd/src/insetd-private.h
+# The version script: which symbols are exported, under which version.
+LIB_MAP = libinsetd/libinsetd.map
 
 libinsetd: $(LIB_SO)
 
-$(LIB_SO): $(LIB_SRCS) $(LIB_HDRS)
+$(LIB_SO): $(LIB_SRCS) $(LIB_HDRS) $(LIB_MAP)
 	mkdir -p $(LIB_BUILD)
-	$(CC) $(LIB_CFLAGS) -shared -Wl,-soname,libinsetd.so.$(LIB_ABI) -Wl,--no-undefined $(LDFLAGS) \
-	    -o $@ $(LIB_SRCS) $(LIB_LIBS)
+	$(CC) $(LIB_CFLAGS) -shared -Wl,-soname,libinsetd.so.$(LIB_ABI) -Wl,--no-undefined \
+	    -Wl,--version-script,$(LIB_MAP) $(LDFLAGS) -o $@ $(LIB_SRCS) $(LIB_LIBS)
 	ln -sf libinsetd.so.$(LIB_VERSION) $(LIB_BUILD)/libinsetd.so.$(LIB_ABI)
 	ln -sf libinsetd.so.$(LIB_ABI) $(LIB_BUILD)/libinsetd.so
 
