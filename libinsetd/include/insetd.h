@@ -186,21 +186,18 @@ struct insetd_state {
 	bool tablet_mode;
 	bool hardware_keyboard;
 	char mode[16];                /**< "auto", "always" or "never" */
-	/** Since LIBINSETD_1.1, in what was reserved space (the struct keeps its size;
-	 *  the rest stays reserved for later fields). The strings belong to the
-	 *  library: from insetd_get_state() valid until the next
-	 *  insetd_dispatch() or insetd_unref(), from insetd_event_get_state()
-	 *  until insetd_event_destroy(). They are as of the welcome (insetd
-	 *  restates them only in welcome and status). */
-	union {
-		struct {
-			int protocol_version;     /**< the version insetd chose (welcome's version) */
-			const char *client_id;    /**< the id insetd gave this connection ("c1") */
-			const char *osk_problem;  /**< why the real keyboard is not on screen, as an OSK bridge reported it; NULL: none known */
-			const char *frame_source; /**< "configured", or "reported by BRIDGE"; NULL if insetd did not say */
-		};
-		uint8_t reserved[64];
-	};
+	/** Since LIBINSETD_1.1, in what was reserved space (the struct keeps
+	 *  its size, which the library checks when it is built; the rest stays
+	 *  reserved for later fields). The strings belong to the library: from
+	 *  insetd_get_state() valid until the next insetd_dispatch() or
+	 *  insetd_unref(), from insetd_event_get_state() until
+	 *  insetd_event_destroy(). They are as of the welcome (insetd restates
+	 *  them only in welcome and status). */
+	int protocol_version;         /**< the version insetd chose (welcome's version) */
+	const char *client_id;        /**< the id insetd gave this connection ("c1") */
+	const char *osk_problem;      /**< why the real keyboard is not on screen, as an OSK bridge reported it; NULL: none known */
+	const char *frame_source;     /**< "configured", or "reported by BRIDGE"; NULL if insetd did not say */
+	uint8_t reserved[64 - sizeof(int) - 3 * sizeof(const char *)];
 };
 
 typedef void (*insetd_log_handler)(struct insetd *ctx, enum insetd_log_priority priority,

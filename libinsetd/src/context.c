@@ -13,6 +13,20 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+/* struct insetd_state as 0.1.0 had it: its size is part of the ABI, and
+ * the fields added since live in what was its reserved space. */
+struct state_0_1_0 {
+	struct insetd_size screen;
+	bool portrait, keyboard_visible;
+	struct insetd_rect keyboard;
+	bool tablet_mode, hardware_keyboard;
+	char mode[16];
+	uint8_t reserved[64];
+};
+_Static_assert(sizeof(struct insetd_state) == sizeof(struct state_0_1_0), "struct insetd_state changed size");
+_Static_assert(offsetof(struct insetd_state, protocol_version) >= offsetof(struct state_0_1_0, reserved),
+	       "a field added to struct insetd_state moved an old one");
+
 /* ------------------------------------------------------------------ */
 /* Logging                                                             */
 

@@ -24,6 +24,11 @@ void test_hello(void)
 	CHECK(s.portrait, "not portrait");
 	CHECK(!s.keyboard_visible, "keyboard visible at start");
 	CHECK(strcmp(s.mode, "always") == 0, "mode %s", s.mode);
+	/* The welcome's version and id; no bridge: the configured frame, no OSK problem. */
+	CHECK(s.protocol_version == 1, "protocol_version %d", s.protocol_version);
+	CHECK(s.client_id && s.client_id[0] == 'c' && strlen(s.client_id) > 1, "client_id %s", s.client_id);
+	CHECK(s.frame_source && strcmp(s.frame_source, "configured") == 0, "frame_source %s", s.frame_source);
+	CHECK(s.osk_problem == NULL, "osk_problem %s", s.osk_problem);
 	CHECK(insetd_event_get_context(e) == ctx, "event context");
 	insetd_event_destroy(e);
 	CHECK(insetd_is_connected(ctx), "not connected after welcome");
@@ -45,7 +50,7 @@ void test_hello(void)
 	CHECK(strcmp(insetd_event_get_code(e), "unknown-view") == 0, "error code %s", insetd_event_get_code(e));
 	insetd_event_destroy(e);
 	insetd_unref(ctx);
-	printf("ok hello/welcome, refusals\n");
+	printf("ok hello/welcome (protocol 1, a client id, frame configured), refusals\n");
 }
 
 /* Register + focus -> keyboard + adjustment; blur -> restored. Returns the
