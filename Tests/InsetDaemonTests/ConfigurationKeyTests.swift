@@ -41,16 +41,19 @@ import Testing
         let text = try String(contentsOf: root.appendingPathComponent("man/insetd.yaml.5"), encoding: .utf8)
         var entries: [String: String] = [:]
         var section = "", intro = "", current: [String] = []
-        var afterTP = false
+        var afterTP = false, inKeys = false
         for line in text.split(separator: "\n").map(String.init) {
             if line.hasPrefix(".SH") {
                 (section, intro, current) = ("", "", [])
+                inKeys = line == ".SH KEYS"
+            } else if !inKeys {
+                continue
             } else if line.hasPrefix(".SS ") {
                 let name = String(line.dropFirst(4))
                 (section, intro, current) = (name == "Top level" ? "" : name, "", [])
             } else if line == ".TP" {
                 afterTP = true
-            } else if afterTP {
+            } else if afterTP && (line.hasPrefix(".B ") || line.hasPrefix(".BR ")) {
                 afterTP = false
                 let names = line.replacingOccurrences(of: #""[^"]*""#, with: " ", options: .regularExpression)
                     .split(separator: " ").dropFirst().map { $0.replacingOccurrences(of: "\\-", with: "-") }
