@@ -80,23 +80,33 @@ LIB_SO = $(LIB_BUILD)/libinsetd.so.$(LIB_VERSION)
 # insetd-private.h is shared by the sources and never installed.
 LIB_SRCS = $(addprefix libinsetd/src/,context.c connection.c receive.c requests.c event.c)
 LIB_HDRS = libinsetd/include/insetd.h libinsetd/src/insetd-private.h
+# The version script: which symbols are exported, under which version.
+LIB_MAP = libinsetd/libinsetd.map
 
 libinsetd: $(LIB_SO)
 
-$(LIB_SO): $(LIB_SRCS) $(LIB_HDRS)
+$(LIB_SO): $(LIB_SRCS) $(LIB_HDRS) $(LIB_MAP)
 	mkdir -p $(LIB_BUILD)
-	$(CC) $(LIB_CFLAGS) -shared -Wl,-soname,libinsetd.so.$(LIB_ABI) -Wl,--no-undefined $(LDFLAGS) \
-	    -o $@ $(LIB_SRCS) $(LIB_LIBS)
+	$(CC) $(LIB_CFLAGS) -shared -Wl,-soname,libinsetd.so.$(LIB_ABI) -Wl,--no-undefined \
+	    -Wl,--version-script,$(LIB_MAP) $(LDFLAGS) -o $@ $(LIB_SRCS) $(LIB_LIBS)
 	ln -sf libinsetd.so.$(LIB_VERSION) $(LIB_BUILD)/libinsetd.so.$(LIB_ABI)
 	ln -sf libinsetd.so.$(LIB_ABI) $(LIB_BUILD)/libinsetd.so
 
-$(LIB_BUILD)/test-libinsetd: libinsetd/tests/test-libinsetd.c $(LIB_SO)
-	$(CC) -std=c11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Ilibinsetd/include \
-	    $(shell $(PKG_CONFIG) --cflags json-c) -o $@ libinsetd/tests/test-libinsetd.c \
-	    -L$(LIB_BUILD) -linsetd -Wl,-rpath,'$$ORIGIN' $(shell $(PKG_CONFIG) --libs json-c)
+# The tests, one file per concern (test-main.c lists them); SOURCE_ROOT finds
+# docs/PROTOCOL.md, whose socket path table they check the library against.
+LIB_TESTS = $(addprefix libinsetd/tests/,test-main.c harness.c test-api.c test-socket-path.c test-hostile.c test-daemon.c)
+$(LIB_BUILD)/test-libinsetd: $(LIB_TESTS) libinsetd/tests/harness.h $(LIB_SO)
+	$(CC) -std=c11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Ilibinsetd/include -DSOURCE_ROOT='"$(CURDIR)"' \
+	    $(shell $(PKG_CONFIG) --cflags json-c) -o $@ $(LIB_TESTS) \
+	    -L$(LIB_BUILD) -linsetd -Wl,-rpath,'$$ORIGIN' $(shell $(PKG_CONFIG) --libs json-c) -ldl
 
 # The C tests against the real insetd (INSETD=path, default the debug build).
+# First: the library exports exactly debian/libinsetd1.symbols (names and
+# versions; the version nodes are listed as NODE@NODE there).
 check-libinsetd: $(LIB_BUILD)/test-libinsetd
+	nm -D --defined-only --with-symbol-versions $(LIB_SO) | awk '{ print $$3 }' \
+	    | sed -e 's/@@*/@/' -e 's/^\(LIBINSETD_[0-9.]*\)$$/\1@\1/' | sort > $(LIB_BUILD)/exported.txt
+	sed -n 's/^ \([^ ]*\) .*/\1/p' debian/libinsetd1.symbols | sort | diff -u - $(LIB_BUILD)/exported.txt
 	$(LIB_BUILD)/test-libinsetd $(or $(INSETD),.build/debug/insetd)
 
 # One product per run: swift build takes only the last of several --product options.

@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "InsetClient",
             dependencies: [
-                "InsetCore", "InsetProtocol", .product(name: "NIOCore", package: "swift-nio"),
+                "InsetCore", "InsetProtocol", "InsetSocket", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),

@@ -22,10 +22,17 @@ import socket
 import sys
 
 
-def default_socket():
-    if "INSETD_SOCKET" in os.environ:
-        return os.environ["INSETD_SOCKET"]
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
+def socket_path(given=None, environ=os.environ):
+    """insetd's socket by the rule every client follows (docs/PROTOCOL.md,
+    "Which socket a client connects to"): the given path, $INSETD_SOCKET,
+    $XDG_RUNTIME_DIR/insetd.sock when it leads somewhere, the system one; an
+    empty value counts as unset."""
+    if given:
+        return given
+    if environ.get("INSETD_SOCKET"):
+        return environ["INSETD_SOCKET"]
+    runtime = environ.get("XDG_RUNTIME_DIR")
+    # os.path.exists follows links (stat): a dangling link is no socket.
     if runtime and os.path.exists(os.path.join(runtime, "insetd.sock")):
         return os.path.join(runtime, "insetd.sock")
     return "/run/insetd/insetd.sock"
@@ -71,12 +78,13 @@ def describe(message):
 
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--socket", default=default_socket())
+    parser.add_argument("--socket", help="insetd's socket (default: by the rule in docs/PROTOCOL.md)")
     parser.add_argument("--focus", type=rect, help="x,y,width,height of a field to focus")
     parser.add_argument("--window", type=rect,
                         help="x,y,width,height of this client's window on the screen (default: the whole screen)")
     parser.add_argument("--count", type=int, help="stop after this many messages")
     args = parser.parse_args(argv)
+    args.socket = socket_path(args.socket)
     try:
         connection = InsetdConnection(args.socket)
     except OSError as error:

@@ -1,6 +1,7 @@
 import Foundation
 import InsetCore
 import InsetProtocol
+import InsetSocket
 import NIOCore
 import NIOPosix
 
@@ -25,7 +26,9 @@ public actor InsetClient {
 
     public nonisolated let events: AsyncStream<Event>
     private let eventSink: AsyncStream<Event>.Continuation
-    private let path: String
+    /// The path given; nil: insetd's socket by the rule every client
+    /// follows, looked up again at each attempt (InsetdSocketPath.forClient).
+    private let path: String?
     private let name: String
     private var views: [String: ViewDescription] = [:]
     private var viewOrder: [String] = []
@@ -35,7 +38,10 @@ public actor InsetClient {
     private var loop: Task<Void, Never>?
     private var clientID = ClientID("")
 
-    public init(socketPath: String, name: String = "swift-client") {
+    /// A client of the insetd at `socketPath`, or (nil) at the socket the
+    /// rule in docs/PROTOCOL.md finds: `$INSETD_SOCKET`, a user's own insetd,
+    /// the system one.
+    public init(socketPath: String? = nil, name: String = "swift-client") {
         path = socketPath
         self.name = name
         (events, eventSink) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
@@ -121,7 +127,7 @@ public actor InsetClient {
 
     private func connectOnce() async throws {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(unixDomainSocketPath: path) { channel in
+            .connect(unixDomainSocketPath: InsetdSocketPath.forClient(explicit: path, environment: ProcessInfo.processInfo.environment)) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }

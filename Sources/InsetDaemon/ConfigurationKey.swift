@@ -1,9 +1,15 @@
-/// Every key of insetd.yaml, written once: the loader reads each value by its
-/// key, and a reload's report compares each by it and says when it applies.
+import InsetCore
+import InsetInput
+
+/// Every key of insetd.yaml, written once: its name, where its value lives in
+/// a `DaemonConfiguration` (so its default is that place in `.defaults`, and
+/// two configurations differ in it when that place does), how it is read and
+/// checked, and whether a reload applies it. The loader and a reload's report
+/// both walk this table.
 ///
-/// Why one list: a key spelled in several places (the loader, the reload
-/// report) drifts; here a new setting is one case, and the compiler asks for
-/// its comparison.
+/// Why one table: a key spelled in several places (the loader, the reload
+/// report, a list of defaults) drifts; here a new setting is one case, and the
+/// compiler asks for its row.
 enum ConfigurationKey: String, CaseIterable, Sendable {
     case screenWidth = "screen.width"
     case screenHeight = "screen.height"
@@ -39,61 +45,113 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
     case websocketOrigins = "websocket.origins"
     case websocketControl = "websocket.control"
 
-    /// Whether a reload applies a new value at once (keyboard and filter
-    /// settings go to the running pipeline), or only a restart does (the rest
-    /// lives in objects built at start).
-    var appliesOnReload: Bool {
+    /// The row of the table. Keyboard and filter settings go to the running
+    /// pipeline (`reload: true`); the rest lives in objects built at start.
+    var setting: ConfigurationSetting {
         switch self {
-        case .keyboardMode, .keyboardPortraitHeight, .keyboardLandscapeHeight, .keyboardAccessoryBarHeight,
-            .keyboardHardwareHoldOffMs, .keyboardIgnoreExternalKeyboards, .keyboardAnimationMs,
-            .keyboardAnimationCurve, .filterWindowMs, .filterNavigationThresholdMs:
-            true
-        case .screenWidth, .screenHeight, .logLevel, .inputUeventSource, .inputAllow, .inputDeny,
-            .inputCountVirtualKeyboards, .inputHotkeys, .serverControlUsers, .serverControlGroups,
-            .serverOutboundQueue, .serverMaxConnections, .serverMaxConnectionsPerUser, .serverHelloTimeoutMs,
-            .tracePath, .traceOutputPath, .traceMaxBytes, .traceWhenFull, .traceKeep, .websocketListen,
-            .websocketAllowRemote, .websocketOrigins, .websocketControl:
-            false
+        case .screenWidth: .number(\.screen.width, in: 100...20_000)
+        case .screenHeight: .number(\.screen.height, in: 100...20_000)
+        case .logLevel: .choice(\.logLevel)
+        case .keyboardMode: .choice(\.pipeline.policy.mode, reload: true)
+        case .keyboardPortraitHeight: .number(\.pipeline.policy.portraitHeight, in: 1...5000, reload: true)
+        case .keyboardLandscapeHeight: .number(\.pipeline.policy.landscapeHeight, in: 1...5000, reload: true)
+        case .keyboardAccessoryBarHeight: .number(\.pipeline.policy.accessoryBarHeight, in: 0...500, reload: true)
+        case .keyboardHardwareHoldOffMs: .milliseconds(\.pipeline.policy.hardwareHoldOff, in: 0...10_000, reload: true)
+        case .keyboardIgnoreExternalKeyboards: .flag(\.pipeline.policy.ignoreExternalKeyboards, reload: true)
+        case .keyboardAnimationMs: .milliseconds(\.pipeline.policy.animation.duration, in: 0...5000, reload: true)
+        case .keyboardAnimationCurve: .choice(\.pipeline.policy.animation.curve, reload: true)
+        case .filterWindowMs: .milliseconds(\.pipeline.filterWindow, in: 0...5000, reload: true)
+        case .filterNavigationThresholdMs: .milliseconds(\.pipeline.navigationThreshold, in: 0...10_000, reload: true)
+        case .inputUeventSource: .choice(\.ueventSource)
+        case .inputAllow: .list(\.classifier.allow, DaemonConfigurationLoader.parseDeviceMatch)
+        case .inputDeny: .list(\.classifier.deny, DaemonConfigurationLoader.parseDenyMatch)
+        case .inputCountVirtualKeyboards: .flag(\.classifier.countVirtualKeyboards)
+        case .inputHotkeys: .list(\.classifier.hotkeys, DaemonConfigurationLoader.parseHotkey)
+        case .serverControlUsers: .list(\.controlUsers) { $0 }
+        case .serverControlGroups: .list(\.controlGroups) { $0 }
+        case .serverOutboundQueue: .integer(\.outboundQueue, in: 8...1_000_000)
+        case .serverMaxConnections: .integer(\.connectionLimits.maximumConnections, in: 1...1_000_000)
+        case .serverMaxConnectionsPerUser: .integer(\.connectionLimits.maximumConnectionsPerUser, in: 1...1_000_000)
+        case .serverHelloTimeoutMs: .milliseconds(\.connectionLimits.handshakeTimeout, in: 100...10_000)
+        case .tracePath: .text(\.trace.path)
+        case .traceOutputPath: .text(\.trace.outputPath)
+        case .traceMaxBytes: .integer(\.trace.maxBytes, in: 4096...(1 << 40))
+        case .traceWhenFull: .choice(\.trace.whenFull)
+        case .traceKeep: .integer(\.trace.keep, in: 0...100)
+        case .websocketListen: .parsed(\.webSocket.listen, WebSocketSettings.ListenAddress.init(parsing:))
+        case .websocketAllowRemote: .flag(\.webSocket.allowRemote)
+        case .websocketOrigins: .list(\.webSocket.origins, WebSocketSettings.parseOrigin)
+        case .websocketControl: .flag(\.webSocket.control)
         }
     }
 
+    /// Whether a reload applies a new value at once, or only a restart does.
+    var appliesOnReload: Bool { setting.appliesOnReload }
+
     /// Whether the value differs between two configurations.
-    func differs(_ old: DaemonConfiguration, _ new: DaemonConfiguration) -> Bool {
-        let (a, b) = (old.pipeline.policy, new.pipeline.policy)
-        switch self {
-        case .screenWidth: return old.screen.width != new.screen.width
-        case .screenHeight: return old.screen.height != new.screen.height
-        case .logLevel: return old.logLevel != new.logLevel
-        case .keyboardMode: return a.mode != b.mode
-        case .keyboardPortraitHeight: return a.portraitHeight != b.portraitHeight
-        case .keyboardLandscapeHeight: return a.landscapeHeight != b.landscapeHeight
-        case .keyboardAccessoryBarHeight: return a.accessoryBarHeight != b.accessoryBarHeight
-        case .keyboardHardwareHoldOffMs: return a.hardwareHoldOff != b.hardwareHoldOff
-        case .keyboardIgnoreExternalKeyboards: return a.ignoreExternalKeyboards != b.ignoreExternalKeyboards
-        case .keyboardAnimationMs: return a.animation.duration != b.animation.duration
-        case .keyboardAnimationCurve: return a.animation.curve != b.animation.curve
-        case .filterWindowMs: return old.pipeline.filterWindow != new.pipeline.filterWindow
-        case .filterNavigationThresholdMs: return old.pipeline.navigationThreshold != new.pipeline.navigationThreshold
-        case .inputUeventSource: return old.ueventSource != new.ueventSource
-        case .inputAllow: return old.classifier.allow != new.classifier.allow
-        case .inputDeny: return old.classifier.deny != new.classifier.deny
-        case .inputCountVirtualKeyboards: return old.classifier.countVirtualKeyboards != new.classifier.countVirtualKeyboards
-        case .inputHotkeys: return old.classifier.hotkeys != new.classifier.hotkeys
-        case .serverControlUsers: return old.controlUsers != new.controlUsers
-        case .serverControlGroups: return old.controlGroups != new.controlGroups
-        case .serverOutboundQueue: return old.outboundQueue != new.outboundQueue
-        case .serverMaxConnections: return old.connectionLimits.maximumConnections != new.connectionLimits.maximumConnections
-        case .serverMaxConnectionsPerUser: return old.connectionLimits.maximumConnectionsPerUser != new.connectionLimits.maximumConnectionsPerUser
-        case .serverHelloTimeoutMs: return old.connectionLimits.handshakeTimeout != new.connectionLimits.handshakeTimeout
-        case .tracePath: return old.trace.path != new.trace.path
-        case .traceOutputPath: return old.trace.outputPath != new.trace.outputPath
-        case .traceMaxBytes: return old.trace.maxBytes != new.trace.maxBytes
-        case .traceWhenFull: return old.trace.whenFull != new.trace.whenFull
-        case .traceKeep: return old.trace.keep != new.trace.keep
-        case .websocketListen: return old.webSocket.listen != new.webSocket.listen
-        case .websocketAllowRemote: return old.webSocket.allowRemote != new.webSocket.allowRemote
-        case .websocketOrigins: return old.webSocket.origins != new.webSocket.origins
-        case .websocketControl: return old.webSocket.control != new.webSocket.control
+    func differs(_ old: DaemonConfiguration, _ new: DaemonConfiguration) -> Bool { setting.differs(old, new) }
+}
+
+/// One row of the key table, typed by its value: reads the key into a
+/// configuration (an absent key leaves what is there, the default) and
+/// compares two configurations at the same place.
+struct ConfigurationSetting {
+    let appliesOnReload: Bool
+    let read: (inout ConfigurationValues, ConfigurationKey, inout DaemonConfiguration) -> Void
+    let differs: (DaemonConfiguration, DaemonConfiguration) -> Bool
+
+    init<Value: Equatable>(
+        _ path: WritableKeyPath<DaemonConfiguration, Value>, reload: Bool,
+        read: @escaping (inout ConfigurationValues, ConfigurationKey, Value) -> Value
+    ) {
+        appliesOnReload = reload
+        self.read = { values, key, config in config[keyPath: path] = read(&values, key, config[keyPath: path]) }
+        differs = { $0[keyPath: path] != $1[keyPath: path] }
+    }
+
+    static func number(_ path: WritableKeyPath<DaemonConfiguration, Double>, in range: ClosedRange<Double>, reload: Bool = false) -> Self {
+        Self(path, reload: reload) { values, key, current in values.number(key, default: current, in: range) }
+    }
+
+    static func integer(_ path: WritableKeyPath<DaemonConfiguration, Int>, in range: ClosedRange<Int>, reload: Bool = false) -> Self {
+        Self(path, reload: reload) { values, key, current in values.integer(key, default: current, in: range) }
+    }
+
+    /// Whole milliseconds in the file, a `Duration` in the configuration.
+    static func milliseconds(_ path: WritableKeyPath<DaemonConfiguration, Duration>, in range: ClosedRange<Int>, reload: Bool = false) -> Self {
+        Self(path, reload: reload) { values, key, current in
+            let milliseconds = Int(current.totalNanoseconds / 1_000_000)
+            let read = values.integer(key, default: milliseconds, in: range)
+            return read == milliseconds ? current : .milliseconds(read)
         }
+    }
+
+    static func flag(_ path: WritableKeyPath<DaemonConfiguration, Bool>, reload: Bool = false) -> Self {
+        Self(path, reload: reload) { values, key, current in values.flag(key, default: current) }
+    }
+
+    static func choice<T: RawRepresentable & CaseIterable & Equatable>(_ path: WritableKeyPath<DaemonConfiguration, T>, reload: Bool = false) -> Self
+    where T.RawValue == String {
+        Self(path, reload: reload) { values, key, current in values.choice(key, default: current) }
+    }
+
+    /// A path or name; an empty string is no value.
+    static func text(_ path: WritableKeyPath<DaemonConfiguration, String?>, reload: Bool = false) -> Self {
+        Self(path, reload: reload) { values, key, current in values.text(key, default: current) }
+    }
+
+    /// Text parsed into a value; an empty string is no value.
+    static func parsed<T: Equatable>(
+        _ path: WritableKeyPath<DaemonConfiguration, T?>, reload: Bool = false,
+        _ parse: @escaping (String) throws(ConfigurationValueError) -> T
+    ) -> Self {
+        Self(path, reload: reload) { values, key, current in values.parsed(key, default: current, parse) }
+    }
+
+    static func list<T: Equatable>(
+        _ path: WritableKeyPath<DaemonConfiguration, [T]>, reload: Bool = false,
+        _ parse: @escaping (String) throws(ConfigurationValueError) -> T
+    ) -> Self {
+        Self(path, reload: reload) { values, key, current in values.list(key, default: current, parse) }
     }
 }

@@ -39,60 +39,8 @@ package enum DaemonConfigurationLoader {
     {
         var values = ConfigurationValues(reader: reader, layout: layout)
         var config = DaemonConfiguration.defaults
-        config.screen = Size(
-            width: values.number(.screenWidth, default: config.screen.width, in: 100...20_000),
-            height: values.number(.screenHeight, default: config.screen.height, in: 100...20_000))
-        config.logLevel = values.choice(.logLevel, default: config.logLevel)
-
-        var policy = config.pipeline.policy
-        policy.mode = values.choice(.keyboardMode, default: policy.mode)
-        policy.portraitHeight = values.number(.keyboardPortraitHeight, default: policy.portraitHeight, in: 1...5000)
-        policy.landscapeHeight = values.number(.keyboardLandscapeHeight, default: policy.landscapeHeight, in: 1...5000)
-        policy.accessoryBarHeight = values.number(.keyboardAccessoryBarHeight, default: policy.accessoryBarHeight, in: 0...500)
-        policy.hardwareHoldOff = .milliseconds(
-            values.integer(.keyboardHardwareHoldOffMs, default: 200, in: 0...10_000))
-        policy.ignoreExternalKeyboards = values.flag(.keyboardIgnoreExternalKeyboards, default: policy.ignoreExternalKeyboards)
-        policy.animation = Animation(
-            duration: .milliseconds(values.integer(.keyboardAnimationMs, default: 250, in: 0...5000)),
-            curve: values.choice(.keyboardAnimationCurve, default: policy.animation.curve))
-        config.pipeline.policy = policy
-        config.pipeline.filterWindow = .milliseconds(values.integer(.filterWindowMs, default: 100, in: 0...5000))
-        config.pipeline.navigationThreshold = .milliseconds(
-            values.integer(.filterNavigationThresholdMs, default: 300, in: 0...10_000))
-
-        config.ueventSource = values.choice(.inputUeventSource, default: config.ueventSource)
-        config.classifier.allow = values.list(.inputAllow, default: [], parseDeviceMatch)
-        config.classifier.deny = values.list(.inputDeny, default: [], parseDenyMatch)
-        config.classifier.countVirtualKeyboards = values.flag(.inputCountVirtualKeyboards, default: false)
-        config.classifier.hotkeys = values.list(.inputHotkeys, default: config.classifier.hotkeys) {
-            text throws(ConfigurationValueError) in try parseHotkey(text)
-        }
-        config.controlUsers = values.list(.serverControlUsers, default: config.controlUsers) { $0 }
-        config.controlGroups = values.list(.serverControlGroups, default: config.controlGroups) { $0 }
-        config.outboundQueue = values.integer(.serverOutboundQueue, default: config.outboundQueue, in: 8...1_000_000)
-        config.connectionLimits.maximumConnections = values.integer(.serverMaxConnections, default: config.connectionLimits.maximumConnections, in: 1...1_000_000)
-        config.connectionLimits.maximumConnectionsPerUser = values.integer(.serverMaxConnectionsPerUser, default: config.connectionLimits.maximumConnectionsPerUser, in: 1...1_000_000)
-        config.connectionLimits.handshakeTimeout = .milliseconds(values.integer(.serverHelloTimeoutMs, default: Int(config.connectionLimits.handshakeTimeout.totalNanoseconds / 1_000_000),
-            in: 100...10_000))
-        config.trace.path = values.text(.tracePath, default: config.trace.path)
-        config.trace.outputPath = values.text(.traceOutputPath, default: config.trace.outputPath)
-        config.trace.maxBytes = values.integer(.traceMaxBytes, default: config.trace.maxBytes, in: 4096...(1 << 40))
-        config.trace.whenFull = values.choice(.traceWhenFull, default: config.trace.whenFull)
-        config.trace.keep = values.integer(.traceKeep, default: config.trace.keep, in: 0...100)
-        if let listen = values.text(.websocketListen, default: nil) {
-            do throws(ConfigurationValueError) {
-                config.webSocket.listen = try WebSocketSettings.ListenAddress(parsing: listen)
-            } catch {
-                let position = layout?.values[ConfigurationKey.websocketListen.rawValue]
-                values.problems.append(
-                    .init(key: ConfigurationKey.websocketListen.rawValue, value: listen, why: error.why, line: position?.line, column: position?.column))
-            }
-        }
-        config.webSocket.allowRemote = values.flag(.websocketAllowRemote, default: config.webSocket.allowRemote)
-        config.webSocket.origins = values.list(.websocketOrigins, default: config.webSocket.origins) {
-            text throws(ConfigurationValueError) in try WebSocketSettings.parseOrigin(text)
-        }
-        config.webSocket.control = values.flag(.websocketControl, default: config.webSocket.control)
+        for key in ConfigurationKey.allCases { key.setting.read(&values, key, &config) }
+        // Rules between keys, which no one key's row can state.
         if let listen = config.webSocket.listen, !listen.isLoopback, !config.webSocket.allowRemote {
             let position = layout?.values[ConfigurationKey.websocketListen.rawValue]
             values.problems.append(
@@ -216,6 +164,15 @@ struct ConfigurationValues {
         let key = setting.rawValue
         guard let text = raw(key) else { return value }
         return text.isEmpty ? nil : text
+    }
+
+    /// Text parsed into a value; an empty string counts as absent.
+    mutating func parsed<T>(_ setting: ConfigurationKey, default value: T?, _ parse: (String) throws(ConfigurationValueError) -> T) -> T? {
+        guard let text = text(setting, default: nil) else { return value }
+        do throws(ConfigurationValueError) { return try parse(text) } catch {
+            problem(setting.rawValue, error.why)
+            return value
+        }
     }
 
     mutating func flag(_ setting: ConfigurationKey, default value: Bool) -> Bool {

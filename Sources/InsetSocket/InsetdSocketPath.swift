@@ -20,13 +20,15 @@ public enum InsetdSocketPath {
         return nil
     }
 
-    /// Where a client connects: `--socket`, else `$INSETD_SOCKET`, else a
-    /// user's own insetd (`$XDG_RUNTIME_DIR/insetd.sock`) when its socket
-    /// exists, else the system daemon's.
+    /// Where a client connects, by the rule every client follows
+    /// (docs/PROTOCOL.md, "Which socket a client connects to"): `--socket`,
+    /// else `$INSETD_SOCKET`, else a user's own insetd
+    /// (`$XDG_RUNTIME_DIR/insetd.sock`) when that path leads somewhere, else
+    /// the system daemon's. An empty value counts as unset.
     public static func forClient(
         explicit: String?, environment: [String: String], exists: (String) -> Bool = fileExists
     ) -> String {
-        if let explicit { return explicit }
+        if let explicit, !explicit.isEmpty { return explicit }
         if let variable = environment["INSETD_SOCKET"], !variable.isEmpty { return variable }
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty, exists("\(runtime)/insetd.sock") {
             return "\(runtime)/insetd.sock"
@@ -37,8 +39,10 @@ public enum InsetdSocketPath {
     /// How a client names its sources, for `--help`.
     public static let clientHelp = "$INSETD_SOCKET, $XDG_RUNTIME_DIR/insetd.sock if it exists, \(system)"
 
+    /// Whether `path` exists as `connect` would reach it: through symbolic
+    /// links (`stat`), so a dangling link does not count.
     public static func fileExists(_ path: String) -> Bool {
         var info = stat()
-        return lstat(path, &info) == 0
+        return stat(path, &info) == 0
     }
 }

@@ -21,8 +21,10 @@
  *         insetd_event_destroy(ev);
  *     }
  *
- * Nothing blocks: the socket is non-blocking, connecting happens in
- * insetd_new() and insetd_dispatch(). While insetd is not running, or after
+ * Nothing blocks: the socket is non-blocking, and every connection attempt
+ * happens in insetd_dispatch(), the first one at the first call (insetd_new()
+ * makes the fd readable at once, so a caller's handlers and log priority are
+ * in place before anything is tried). While insetd is not running, or after
  * it went away, the context retries with a back-off (50 ms doubling to 2 s,
  * starting over after a welcome) and says so once per outage through the
  * log handler. Views, the window, the focus and the subscriptions are kept
@@ -32,6 +34,14 @@
  * its window's coordinates; the window (insetd_set_window()) and keyboard
  * frames are in screen coordinates (docs/PROTOCOL.md, "One coordinate space").
  * Durations are seconds.
+ *
+ * Passing NULL for the context is refused, not a crash: functions returning
+ * an int return -EINVAL, others NULL, false, 0 or nothing.
+ *
+ * Exported symbols are versioned (LIBINSETD_1: the first interface;
+ * LIBINSETD_1.1: the log priority, the socket path and the state's
+ * protocol_version, client_id, osk_problem and frame_source); the SONAME is
+ * libinsetd.so.1 and changes only when the ABI breaks.
  *
  * Not thread-safe: use one context from one thread (or lock around it).
  * Nothing keystroke-related passes through this library; it logs no field
@@ -48,7 +58,6 @@
 extern "C" {
 #endif
 
-#define INSETD_EXPORT __attribute__((visibility("default")))
 
 /** The protocol version this library speaks. */
 #define INSETD_PROTOCOL_VERSION 1
@@ -66,6 +75,8 @@ struct insetd_insets { double top, left, bottom, right; };
 
 /** What insetd_event_get_type() says. */
 enum insetd_event_type {
+	/** No event: what insetd_next_event_type() says when none is queued. */
+	INSETD_EVENT_NONE = 0,
 	/** A welcome: connected (again). The daemon's state at that moment is
 	 *  read with insetd_event_get_state(). Everything the context keeps
 	 *  has been restated before this event is delivered. */
@@ -129,10 +140,15 @@ enum insetd_topic {
 	INSETD_TOPIC_DEVICES = 1 << 2, /* device events are read and dropped */
 };
 
+/** Log priorities in libinput's order: a higher value is more important, and
+ *  insetd_log_set_priority() passes on messages of that priority and above.
+ *  (Programs built against libinsetd 0.1.0, whose handlers expect ERROR 10
+ *  and DEBUG 30, still get those values: their insetd_set_log_handler is the
+ *  LIBINSETD_1 symbol, which keeps the old numbering and every priority.) */
 enum insetd_log_priority {
-	INSETD_LOG_ERROR = 10,
+	INSETD_LOG_DEBUG = 10,
 	INSETD_LOG_INFO = 20,
-	INSETD_LOG_DEBUG = 30,
+	INSETD_LOG_ERROR = 30,
 };
 
 /**
@@ -170,7 +186,18 @@ struct insetd_state {
 	bool tablet_mode;
 	bool hardware_keyboard;
 	char mode[16];                /**< "auto", "always" or "never" */
-	uint8_t reserved[64];         /**< room for later fields (same size) */
+	/** Since LIBINSETD_1.1, in what was reserved space (the struct keeps
+	 *  its size, which the library checks when it is built; the rest stays
+	 *  reserved for later fields). The strings belong to the library: from
+	 *  insetd_get_state() valid until the next insetd_dispatch() or
+	 *  insetd_unref(), from insetd_event_get_state() until
+	 *  insetd_event_destroy(). They are as of the welcome (insetd restates
+	 *  them only in welcome and status). */
+	int protocol_version;         /**< the version insetd chose (welcome's version) */
+	const char *client_id;        /**< the id insetd gave this connection ("c1") */
+	const char *osk_problem;      /**< why the real keyboard is not on screen, as an OSK bridge reported it; NULL: none known */
+	const char *frame_source;     /**< "configured", or "reported by BRIDGE"; NULL if insetd did not say */
+	uint8_t reserved[64 - sizeof(int) - 3 * sizeof(const char *)];
 };
 
 typedef void (*insetd_log_handler)(struct insetd *ctx, enum insetd_log_priority priority,
@@ -180,31 +207,44 @@ typedef void (*insetd_log_handler)(struct insetd *ctx, enum insetd_log_priority 
 /* Context                                                             */
 
 /**
- * A new context with one reference; starts connecting at once (without
- * blocking). @p socket_path NULL means the default, resolved at every
- * connection attempt as insetctl does: $INSETD_SOCKET, else
- * $XDG_RUNTIME_DIR/insetd.sock when it exists, else /run/insetd/insetd.sock.
+ * A new context with one reference. It connects at the first
+ * insetd_dispatch() (its fd is readable at once), never in here.
+ * @p socket_path NULL or "" means the default, resolved at every connection
+ * attempt by the rule every client follows (docs/PROTOCOL.md, "Which socket a
+ * client connects to"): $INSETD_SOCKET unless empty, else
+ * $XDG_RUNTIME_DIR/insetd.sock when stat() reaches it, else
+ * /run/insetd/insetd.sock.
  * @p client_name is a name for insetd's logs (NULL: "libinsetd").
  * @return NULL only when out of memory or file descriptors (errno set).
  */
-INSETD_EXPORT struct insetd *insetd_new(const char *socket_path, const char *client_name);
+struct insetd *insetd_new(const char *socket_path, const char *client_name);
 /** Adds a reference. @return @p ctx */
-INSETD_EXPORT struct insetd *insetd_ref(struct insetd *ctx);
+struct insetd *insetd_ref(struct insetd *ctx);
 /** Drops a reference; the last one disconnects and frees the context (events
- *  still held keep it alive). @return NULL */
-INSETD_EXPORT struct insetd *insetd_unref(struct insetd *ctx);
-INSETD_EXPORT void insetd_set_user_data(struct insetd *ctx, void *user_data);
-INSETD_EXPORT void *insetd_get_user_data(struct insetd *ctx);
-/** Replaces the log handler (default: one line on stderr for errors and
- *  info). NULL silences the library. */
-INSETD_EXPORT void insetd_set_log_handler(struct insetd *ctx, insetd_log_handler handler, void *user_data);
+ *  still held keep it alive). @return @p ctx while references remain, NULL
+ *  once it is freed (as libinput_unref()). */
+struct insetd *insetd_unref(struct insetd *ctx);
+void insetd_set_user_data(struct insetd *ctx, void *user_data);
+void *insetd_get_user_data(struct insetd *ctx);
+/** Replaces the log handler (default: one line on stderr). NULL silences
+ *  the library. It gets messages of the context's priority and above. */
+void insetd_set_log_handler(struct insetd *ctx, insetd_log_handler handler, void *user_data);
+/** The least important messages passed to the handler (default
+ *  INSETD_LOG_INFO). Other values than the enum's are ignored. @since LIBINSETD_1.1 */
+void insetd_log_set_priority(struct insetd *ctx, enum insetd_log_priority priority);
+/** @return the context's log priority (INSETD_LOG_INFO for NULL). @since LIBINSETD_1.1 */
+enum insetd_log_priority insetd_log_get_priority(struct insetd *ctx);
+/** The socket of the latest connection attempt (the rule's choice at that
+ *  attempt), NULL before the first; valid until the next insetd_dispatch().
+ *  For logs and for "cannot connect to PATH" messages. @since LIBINSETD_1.1 */
+const char *insetd_get_socket_path(struct insetd *ctx);
 
 /**
  * One file descriptor (an epoll set) for the caller's main loop: poll it for
  * reading, and call insetd_dispatch() when it is readable. It stays the same
  * across reconnects. Owned by the context: do not close it.
  */
-INSETD_EXPORT int insetd_get_fd(struct insetd *ctx);
+int insetd_get_fd(struct insetd *ctx);
 /**
  * Does whatever is due: reads and parses insetd's lines, writes what is
  * queued, (re)connects when the back-off ran out. Never blocks. Queues
@@ -212,17 +252,18 @@ INSETD_EXPORT int insetd_get_fd(struct insetd *ctx);
  * @return 0, or a negative errno on an internal failure (connection problems
  * are not failures: they become DISCONNECTED events and retries).
  */
-INSETD_EXPORT int insetd_dispatch(struct insetd *ctx);
+int insetd_dispatch(struct insetd *ctx);
 /** The next event, or NULL when none is queued. Free it with
  *  insetd_event_destroy(). */
-INSETD_EXPORT struct insetd_event *insetd_get_event(struct insetd *ctx);
-/** The next event's type without taking it, 0 when none is queued. */
-INSETD_EXPORT enum insetd_event_type insetd_next_event_type(struct insetd *ctx);
+struct insetd_event *insetd_get_event(struct insetd *ctx);
+/** The next event's type without taking it, INSETD_EVENT_NONE when none is
+ *  queued. */
+enum insetd_event_type insetd_next_event_type(struct insetd *ctx);
 /** Whether the hello has been answered on the current connection. */
-INSETD_EXPORT bool insetd_is_connected(struct insetd *ctx);
+bool insetd_is_connected(struct insetd *ctx);
 /** The last welcome's state, updated by keyboard and policy messages;
  *  false when not connected. */
-INSETD_EXPORT bool insetd_get_state(struct insetd *ctx, struct insetd_state *state);
+bool insetd_get_state(struct insetd *ctx, struct insetd_state *state);
 
 /* ------------------------------------------------------------------ */
 /* Requests. Kept requests (views, window, focus, subscriptions) are     */
@@ -232,72 +273,76 @@ INSETD_EXPORT bool insetd_get_state(struct insetd *ctx, struct insetd_state *sta
 /* a negative size, or an empty or over-long (256 bytes) view name.      */
 
 /** Sets @p desc to the protocol's defaults (all zero, content_stretches true). */
-INSETD_EXPORT void insetd_view_desc_init(struct insetd_view_desc *desc);
+void insetd_view_desc_init(struct insetd_view_desc *desc);
 /** Registers @p view (or replaces its description if registered). */
-INSETD_EXPORT int insetd_register_view(struct insetd *ctx, const char *view, const struct insetd_view_desc *desc);
+int insetd_register_view(struct insetd *ctx, const char *view, const struct insetd_view_desc *desc);
 /** Replaces the whole description (not a patch: send the current content
  *  offset). Registers the view if it is not. */
-INSETD_EXPORT int insetd_update_view(struct insetd *ctx, const char *view, const struct insetd_view_desc *desc);
+int insetd_update_view(struct insetd *ctx, const char *view, const struct insetd_view_desc *desc);
 /** Unregisters @p view (and forgets its focus). -ENOENT if not registered. */
-INSETD_EXPORT int insetd_unregister_view(struct insetd *ctx, const char *view);
+int insetd_unregister_view(struct insetd *ctx, const char *view);
 /** A field of @p view got the focus; @p field in the view's content
  *  coordinates. Again on the focused view: the field moved. */
-INSETD_EXPORT int insetd_focus(struct insetd *ctx, const char *view, struct insetd_rect field);
+int insetd_focus(struct insetd *ctx, const char *view, struct insetd_rect field);
 /** The field of @p view lost the focus. */
-INSETD_EXPORT int insetd_blur(struct insetd *ctx, const char *view);
+int insetd_blur(struct insetd *ctx, const char *view);
 /** Where this client's window is on the screen (screen points, width and
  *  height above 0). Without it the window is at 0,0 over the whole screen. */
-INSETD_EXPORT int insetd_set_window(struct insetd *ctx, struct insetd_rect frame);
+int insetd_set_window(struct insetd *ctx, struct insetd_rect frame);
 /** Subscribes to @p topics (or-ed enum insetd_topic), kept across reconnects. */
-INSETD_EXPORT int insetd_subscribe(struct insetd *ctx, unsigned topics);
+int insetd_subscribe(struct insetd *ctx, unsigned topics);
 /** Scrolls @p rect (content coordinates) of @p view into view; @p margin < 0: none. */
-INSETD_EXPORT int insetd_scroll(struct insetd *ctx, const char *view, struct insetd_rect rect, double margin);
+int insetd_scroll(struct insetd *ctx, const char *view, struct insetd_rect rect, double margin);
 /** A transition: with @p screen a rotation to that output size, with NULL a
  *  navigation. */
-INSETD_EXPORT int insetd_transition(struct insetd *ctx, double duration, const struct insetd_size *screen);
+int insetd_transition(struct insetd *ctx, double duration, const struct insetd_size *screen);
 /** The user dragged the keyboard away from @p view. */
-INSETD_EXPORT int insetd_dismiss(struct insetd *ctx, const char *view);
+int insetd_dismiss(struct insetd *ctx, const char *view);
 
 /* ------------------------------------------------------------------ */
 /* Events                                                              */
 
-INSETD_EXPORT void insetd_event_destroy(struct insetd_event *event);
-INSETD_EXPORT enum insetd_event_type insetd_event_get_type(struct insetd_event *event);
-INSETD_EXPORT struct insetd *insetd_event_get_context(struct insetd_event *event);
+void insetd_event_destroy(struct insetd_event *event);
+enum insetd_event_type insetd_event_get_type(struct insetd_event *event);
+struct insetd *insetd_event_get_context(struct insetd_event *event);
 
 /** CONNECTED: the welcome's state; POLICY: tablet_mode, hardware_keyboard
  *  and mode filled in (the rest from the context's state). @return false
- *  for other events. */
-INSETD_EXPORT bool insetd_event_get_state(struct insetd_event *event, struct insetd_state *state);
+ *  for other events (a question, not a client bug).
+ *
+ *  The accessors below are for the event types they name: called on another
+ *  type they log "client bug" at INSETD_LOG_ERROR and return 0, NULL or a
+ *  zero struct (as libinput's do). */
+bool insetd_event_get_state(struct insetd_event *event, struct insetd_state *state);
 
 /** KEYBOARD accessors (0 / zero rects for other events). */
-INSETD_EXPORT enum insetd_keyboard_phase insetd_event_keyboard_get_phase(struct insetd_event *event);
-INSETD_EXPORT struct insetd_rect insetd_event_keyboard_get_begin(struct insetd_event *event);
-INSETD_EXPORT struct insetd_rect insetd_event_keyboard_get_end(struct insetd_event *event);
-INSETD_EXPORT bool insetd_event_keyboard_is_local(struct insetd_event *event);
+enum insetd_keyboard_phase insetd_event_keyboard_get_phase(struct insetd_event *event);
+struct insetd_rect insetd_event_keyboard_get_begin(struct insetd_event *event);
+struct insetd_rect insetd_event_keyboard_get_end(struct insetd_event *event);
+bool insetd_event_keyboard_is_local(struct insetd_event *event);
 /** KEYBOARD and ADJUSTMENT: the animation to use. */
-INSETD_EXPORT double insetd_event_get_duration(struct insetd_event *event);
-INSETD_EXPORT enum insetd_curve insetd_event_get_curve(struct insetd_event *event);
+double insetd_event_get_duration(struct insetd_event *event);
+enum insetd_curve insetd_event_get_curve(struct insetd_event *event);
 
 /** ADJUSTMENT and FOCUS_LOST: the view's name (valid until destroy). */
-INSETD_EXPORT const char *insetd_event_get_view(struct insetd_event *event);
+const char *insetd_event_get_view(struct insetd_event *event);
 /** ADJUSTMENT accessors. */
-INSETD_EXPORT double insetd_event_adjustment_get_additional_bottom_inset(struct insetd_event *event);
-INSETD_EXPORT struct insetd_insets insetd_event_adjustment_get_content_inset(struct insetd_event *event);
-INSETD_EXPORT struct insetd_insets insetd_event_adjustment_get_indicator_insets(struct insetd_event *event);
-INSETD_EXPORT struct insetd_insets insetd_event_adjustment_get_adjusted_content_inset(struct insetd_event *event);
-INSETD_EXPORT struct insetd_size insetd_event_adjustment_get_content_size(struct insetd_event *event);
-INSETD_EXPORT struct insetd_point insetd_event_adjustment_get_content_offset(struct insetd_event *event);
-INSETD_EXPORT bool insetd_event_adjustment_get_always_bounce_vertical(struct insetd_event *event);
+double insetd_event_adjustment_get_additional_bottom_inset(struct insetd_event *event);
+struct insetd_insets insetd_event_adjustment_get_content_inset(struct insetd_event *event);
+struct insetd_insets insetd_event_adjustment_get_indicator_insets(struct insetd_event *event);
+struct insetd_insets insetd_event_adjustment_get_adjusted_content_inset(struct insetd_event *event);
+struct insetd_size insetd_event_adjustment_get_content_size(struct insetd_event *event);
+struct insetd_point insetd_event_adjustment_get_content_offset(struct insetd_event *event);
+bool insetd_event_adjustment_get_always_bounce_vertical(struct insetd_event *event);
 
 /** ERROR: the stable code (e.g. "unknown-view") and message; BYE: the reason
  *  (code) and NULL; ROTATE: the direction ("next", "left", "right") and NULL. */
-INSETD_EXPORT const char *insetd_event_get_code(struct insetd_event *event);
-INSETD_EXPORT const char *insetd_event_get_message(struct insetd_event *event);
+const char *insetd_event_get_code(struct insetd_event *event);
+const char *insetd_event_get_message(struct insetd_event *event);
 
 /** Names for logs: "willShow", "easeInOut", ... */
-INSETD_EXPORT const char *insetd_keyboard_phase_name(enum insetd_keyboard_phase phase);
-INSETD_EXPORT const char *insetd_curve_name(enum insetd_curve curve);
+const char *insetd_keyboard_phase_name(enum insetd_keyboard_phase phase);
+const char *insetd_curve_name(enum insetd_curve curve);
 
 #ifdef __cplusplus
 }

@@ -38,7 +38,10 @@ static void schedule_retry(struct insetd *ctx)
 	ctx->backoff_ms = ctx->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : ctx->backoff_ms * 2;
 }
 
-/* Where insetctl looks, in its order, at every attempt. */
+/* The rule every client follows (docs/PROTOCOL.md, "Which socket a client
+ * connects to"), at every attempt: the given path, $INSETD_SOCKET, a user's
+ * own insetd when stat() (which follows links, as connect() does) reaches
+ * it, the system one; an empty value counts as unset. */
 static void resolve_path(struct insetd *ctx, char *out, size_t size)
 {
 	if (ctx->explicit_path) {
@@ -46,7 +49,7 @@ static void resolve_path(struct insetd *ctx, char *out, size_t size)
 		return;
 	}
 	const char *env = getenv("INSETD_SOCKET");
-	if (env) {
+	if (env && env[0]) {
 		snprintf(out, size, "%s", env);
 		return;
 	}
@@ -159,6 +162,7 @@ static void try_connect(struct insetd *ctx)
 {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
 	resolve_path(ctx, path, sizeof path);
+	snprintf(ctx->socket_path, sizeof ctx->socket_path, "%s", path);
 	struct sockaddr_un addr = {.sun_family = AF_UNIX};
 	if (strlen(path) >= sizeof addr.sun_path) {
 		if (!ctx->outage_logged)
@@ -198,8 +202,10 @@ static void try_connect(struct insetd *ctx)
 	send_hello(ctx);
 }
 
-INSETD_EXPORT int insetd_dispatch(struct insetd *ctx)
+int insetd_dispatch(struct insetd *ctx)
 {
+	if (!ctx)
+		return -EINVAL;
 	struct epoll_event events[4];
 	int n = epoll_wait(ctx->epfd, events, 4, 0);
 	if (n < 0)
@@ -222,6 +228,6 @@ INSETD_EXPORT int insetd_dispatch(struct insetd *ctx)
 				read_socket(ctx);
 		}
 	}
-	insetd_unref(ctx);
+	insetd_unref_1_1(ctx);
 	return 0;
 }

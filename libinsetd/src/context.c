@@ -13,27 +13,86 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+/* struct insetd_state as 0.1.0 had it: its size is part of the ABI, and
+ * the fields added since live in what was its reserved space. */
+struct state_0_1_0 {
+	struct insetd_size screen;
+	bool portrait, keyboard_visible;
+	struct insetd_rect keyboard;
+	bool tablet_mode, hardware_keyboard;
+	char mode[16];
+	uint8_t reserved[64];
+};
+_Static_assert(sizeof(struct insetd_state) == sizeof(struct state_0_1_0), "struct insetd_state changed size");
+_Static_assert(offsetof(struct insetd_state, protocol_version) >= offsetof(struct state_0_1_0, reserved),
+	       "a field added to struct insetd_state moved an old one");
+
 /* ------------------------------------------------------------------ */
 /* Logging                                                             */
 
 static void default_log(struct insetd *ctx, enum insetd_log_priority priority, const char *message, void *data)
 {
 	(void)ctx;
+	(void)priority;
 	(void)data;
-	if (priority <= INSETD_LOG_INFO)
-		fprintf(stderr, "libinsetd: %s\n", message);
+	fprintf(stderr, "libinsetd: %s\n", message);
 }
 
 void logf_(struct insetd *ctx, enum insetd_log_priority priority, const char *format, ...)
 {
-	if (!ctx->log_handler)
+	if (!ctx->log_handler || priority < ctx->log_priority)
 		return;
 	char line[512];
 	va_list args;
 	va_start(args, format);
 	vsnprintf(line, sizeof line, format, args);
 	va_end(args);
-	ctx->log_handler(ctx, priority, line, ctx->log_data);
+	/* 0.1.0's handlers read ERROR as 10 and DEBUG as 30: the reverse. */
+	enum insetd_log_priority told = ctx->log_compat ? (enum insetd_log_priority)(40 - priority) : priority;
+	ctx->log_handler(ctx, told, line, ctx->log_data);
+}
+
+static bool known_priority(enum insetd_log_priority p)
+{
+	return p == INSETD_LOG_DEBUG || p == INSETD_LOG_INFO || p == INSETD_LOG_ERROR;
+}
+
+/* Two insetd_set_log_handler: LIBINSETD_1's, which programs built against
+ * 0.1.0 bind to (their handlers expect its numbering and got every
+ * message), and LIBINSETD_1.1's, the default for programs built now. */
+INSETD_VERSIONED void insetd_set_log_handler_1_0(struct insetd *ctx, insetd_log_handler handler, void *user_data);
+INSETD_VERSIONED void insetd_set_log_handler_1_1(struct insetd *ctx, insetd_log_handler handler, void *user_data);
+__asm__(".symver insetd_set_log_handler_1_0, insetd_set_log_handler@LIBINSETD_1");
+__asm__(".symver insetd_set_log_handler_1_1, insetd_set_log_handler@@LIBINSETD_1.1");
+
+void insetd_set_log_handler_1_0(struct insetd *ctx, insetd_log_handler handler, void *user_data)
+{
+	if (!ctx)
+		return;
+	ctx->log_handler = handler;
+	ctx->log_data = user_data;
+	ctx->log_compat = true;
+	ctx->log_priority = INSETD_LOG_DEBUG;
+}
+
+void insetd_set_log_handler_1_1(struct insetd *ctx, insetd_log_handler handler, void *user_data)
+{
+	if (!ctx)
+		return;
+	ctx->log_handler = handler;
+	ctx->log_data = user_data;
+	ctx->log_compat = false;
+}
+
+void insetd_log_set_priority(struct insetd *ctx, enum insetd_log_priority priority)
+{
+	if (ctx && known_priority(priority))
+		ctx->log_priority = priority;
+}
+
+enum insetd_log_priority insetd_log_get_priority(struct insetd *ctx)
+{
+	return ctx ? ctx->log_priority : INSETD_LOG_INFO;
 }
 
 /* ------------------------------------------------------------------ */
@@ -53,7 +112,7 @@ char *bounded_strdup(const char *s, size_t max)
 /* ------------------------------------------------------------------ */
 /* Context                                                             */
 
-INSETD_EXPORT struct insetd *insetd_new(const char *socket_path, const char *client_name)
+struct insetd *insetd_new(const char *socket_path, const char *client_name)
 {
 	struct insetd *ctx = calloc(1, sizeof *ctx);
 	if (!ctx)
@@ -63,16 +122,19 @@ INSETD_EXPORT struct insetd *insetd_new(const char *socket_path, const char *cli
 	ctx->timerfd = -1;
 	ctx->backoff_ms = BACKOFF_FIRST_MS;
 	ctx->log_handler = default_log;
+	ctx->log_priority = INSETD_LOG_INFO;
 	ctx->epfd = epoll_create1(EPOLL_CLOEXEC);
 	ctx->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	ctx->rbuf = malloc(INSETD_MAX_LINE + 1);
 	ctx->name = bounded_strdup(client_name ? client_name : "libinsetd", MAX_VIEW_NAME);
-	ctx->explicit_path = socket_path ? strdup(socket_path) : NULL;
+	/* An empty path is no path: the default rule applies. */
+	bool given = socket_path && socket_path[0];
+	ctx->explicit_path = given ? strdup(socket_path) : NULL;
 	struct epoll_event ev = {.events = EPOLLIN, .data.u32 = TAG_TIMER};
-	if (ctx->epfd < 0 || ctx->timerfd < 0 || !ctx->rbuf || !ctx->name || (socket_path && !ctx->explicit_path) ||
+	if (ctx->epfd < 0 || ctx->timerfd < 0 || !ctx->rbuf || !ctx->name || (given && !ctx->explicit_path) ||
 	    epoll_ctl(ctx->epfd, EPOLL_CTL_ADD, ctx->timerfd, &ev) < 0) {
 		int err = errno ? errno : ENOMEM;
-		insetd_unref(ctx);
+		insetd_unref_1_1(ctx);
 		errno = err;
 		return NULL;
 	}
@@ -82,16 +144,33 @@ INSETD_EXPORT struct insetd *insetd_new(const char *socket_path, const char *cli
 	return ctx;
 }
 
-INSETD_EXPORT struct insetd *insetd_ref(struct insetd *ctx)
+struct insetd *insetd_ref(struct insetd *ctx)
 {
-	ctx->refcount++;
+	if (ctx)
+		ctx->refcount++;
 	return ctx;
 }
 
-INSETD_EXPORT struct insetd *insetd_unref(struct insetd *ctx)
+/* Two insetd_unref: LIBINSETD_1's always returns NULL, as 0.1.0 promised
+ * its callers; LIBINSETD_1.1's returns the context while references remain,
+ * as libinput_unref() does. */
+INSETD_VERSIONED struct insetd *insetd_unref_1_0(struct insetd *ctx);
+INSETD_VERSIONED struct insetd *insetd_unref_1_1(struct insetd *ctx);
+__asm__(".symver insetd_unref_1_0, insetd_unref@LIBINSETD_1");
+__asm__(".symver insetd_unref_1_1, insetd_unref@@LIBINSETD_1.1");
+
+struct insetd *insetd_unref_1_0(struct insetd *ctx)
 {
-	if (!ctx || --ctx->refcount > 0)
+	insetd_unref_1_1(ctx);
+	return NULL;
+}
+
+struct insetd *insetd_unref_1_1(struct insetd *ctx)
+{
+	if (!ctx)
 		return NULL;
+	if (--ctx->refcount > 0)
+		return ctx;
 	if (ctx->sock >= 0)
 		close(ctx->sock);
 	if (ctx->timerfd >= 0)
@@ -114,23 +193,29 @@ INSETD_EXPORT struct insetd *insetd_unref(struct insetd *ctx)
 	free(ctx->wbuf);
 	free(ctx->name);
 	free(ctx->explicit_path);
+	free(ctx->client_id);
+	free(ctx->osk_problem);
+	free(ctx->frame_source);
 	free(ctx);
 	return NULL;
 }
 
-INSETD_EXPORT void insetd_set_user_data(struct insetd *ctx, void *user_data) { ctx->user_data = user_data; }
-INSETD_EXPORT void *insetd_get_user_data(struct insetd *ctx) { return ctx->user_data; }
-INSETD_EXPORT void insetd_set_log_handler(struct insetd *ctx, insetd_log_handler handler, void *user_data)
+void insetd_set_user_data(struct insetd *ctx, void *user_data)
 {
-	ctx->log_handler = handler;
-	ctx->log_data = user_data;
+	if (ctx)
+		ctx->user_data = user_data;
 }
-INSETD_EXPORT int insetd_get_fd(struct insetd *ctx) { return ctx->epfd; }
-INSETD_EXPORT bool insetd_is_connected(struct insetd *ctx) { return ctx->welcomed; }
-
-INSETD_EXPORT bool insetd_get_state(struct insetd *ctx, struct insetd_state *state)
+void *insetd_get_user_data(struct insetd *ctx) { return ctx ? ctx->user_data : NULL; }
+int insetd_get_fd(struct insetd *ctx) { return ctx ? ctx->epfd : -EINVAL; }
+bool insetd_is_connected(struct insetd *ctx) { return ctx && ctx->welcomed; }
+const char *insetd_get_socket_path(struct insetd *ctx)
 {
-	if (!ctx->state_valid)
+	return ctx && ctx->socket_path[0] ? ctx->socket_path : NULL;
+}
+
+bool insetd_get_state(struct insetd *ctx, struct insetd_state *state)
+{
+	if (!ctx || !state || !ctx->state_valid)
 		return false;
 	*state = ctx->state;
 	return true;

@@ -1,8 +1,10 @@
 /*
  * libinsetd's internals, shared by its source files and never installed:
  * the context and event structures and the functions one file calls in
- * another. Every function here has hidden visibility, so the library exports
- * exactly what insetd.h marks INSETD_EXPORT.
+ * another. The library is built with -fvisibility=hidden and insetd.h is
+ * included here with default visibility, so what insetd.h declares is what
+ * can be exported; libinsetd.map (the version script) then names each
+ * exported symbol and its version, and hides everything else.
  *
  *   context.c     the context: creation, reference counting, accessors, logging
  *   connection.c  the socket: connecting, back-off, writing, dispatch
@@ -18,7 +20,9 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#pragma GCC visibility push(default)
 #include "insetd.h"
+#pragma GCC visibility pop
 
 #include <math.h>
 #include <stdbool.h>
@@ -26,6 +30,9 @@
 #include <string.h>
 
 #define INSETD_INTERNAL __attribute__((visibility("hidden")))
+/* For the implementations behind versioned names (.symver), which are no
+ * declaration of insetd.h: exported, then renamed by the version script. */
+#define INSETD_VERSIONED __attribute__((visibility("default")))
 
 /* epoll data of the timerfd and of the socket in the context's epoll set. */
 #define TAG_TIMER 1u
@@ -61,6 +68,8 @@ struct insetd_event {
 	bool always_bounce_vertical;
 	char *code;
 	char *message;
+	/* The strings has_state's state points to (owned by the event). */
+	char *client_id, *osk_problem, *frame_source;
 };
 
 struct insetd {
@@ -71,6 +80,12 @@ struct insetd {
 	void *user_data;
 	insetd_log_handler log_handler;
 	void *log_data;
+	enum insetd_log_priority log_priority;
+	/* The handler was set through LIBINSETD_1's insetd_set_log_handler: it
+	 * expects 0.1.0's numbering (ERROR 10 ... DEBUG 30). */
+	bool log_compat;
+	/* The latest attempt's path; empty before the first. */
+	char socket_path[109];
 
 	bool welcomed;
 	bool outage_logged;
@@ -96,6 +111,8 @@ struct insetd {
 
 	bool state_valid;
 	struct insetd_state state;
+	/* The strings state points to (owned by the context; NULL: absent). */
+	char *client_id, *osk_problem, *frame_source;
 };
 
 /* ------------------------------------------------------------------ */
@@ -123,6 +140,11 @@ static inline bool valid_name(const char *view)
 INSETD_INTERNAL __attribute__((format(printf, 3, 4))) void logf_(struct insetd *ctx,
 								 enum insetd_log_priority priority,
 								 const char *format, ...);
+/* Whether @p event is of one of the types in @p mask (1 << type); if not,
+ * logs a client bug naming @p function, as libinput's accessors do. */
+INSETD_INTERNAL bool require_type(struct insetd_event *event, const char *function, unsigned mask);
+/* insetd_unref as LIBINSETD_1.1 has it (the library's own calls). */
+INSETD_VERSIONED struct insetd *insetd_unref_1_1(struct insetd *ctx);
 /* A copy of at most @p max bytes of @p s, NUL-terminated; NULL without memory. */
 INSETD_INTERNAL char *bounded_strdup(const char *s, size_t max);
 
@@ -163,6 +185,8 @@ INSETD_INTERNAL extern const char *const curve_names[];
 INSETD_INTERNAL struct insetd_event *event_new(enum insetd_event_type type);
 /* Frees the event and its strings (not its context reference). */
 INSETD_INTERNAL void event_free(struct insetd_event *event);
+/* Gives @p event a copy of @p state whose strings the event owns. */
+INSETD_INTERNAL void event_set_state(struct insetd_event *event, const struct insetd_state *state);
 /* Appends @p event (NULL: nothing) to the queue, or drops it when full. */
 INSETD_INTERNAL void queue_event(struct insetd *ctx, struct insetd_event *event);
 

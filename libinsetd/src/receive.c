@@ -99,6 +99,13 @@ static void parse_policy_fields(struct json_object *o, struct insetd_state *s)
 		snprintf(s->mode, sizeof s->mode, "%s", mode);
 }
 
+/* Replaces *@p slot with a bounded copy of @p text (NULL: none). */
+static void replace_text(char **slot, const char *text)
+{
+	free(*slot);
+	*slot = text ? bounded_strdup(text, MAX_TEXT) : NULL;
+}
+
 static bool handle_welcome(struct insetd *ctx, struct json_object *o)
 {
 	struct json_object *state = get_object(o, "state");
@@ -109,8 +116,18 @@ static bool handle_welcome(struct insetd *ctx, struct json_object *o)
 	s.portrait = orientation ? strcmp(orientation, "portrait") == 0 : s.screen.height > s.screen.width;
 	s.keyboard_visible = get_rect(state, "keyboard", &s.keyboard);
 	parse_policy_fields(state, &s);
+	double version = 0;
+	if (!get_number(o, "version", &version) || version < 0 || version > 1000000)
+		version = 0; /* unknown: 0 */
 	if (ctx->welcomed)
 		return true; /* a second welcome changes nothing */
+	s.protocol_version = (int)version;
+	replace_text(&ctx->client_id, get_string(o, "client"));
+	replace_text(&ctx->osk_problem, get_string(state, "oskProblem"));
+	replace_text(&ctx->frame_source, get_string(state, "frameSource"));
+	s.client_id = ctx->client_id;
+	s.osk_problem = ctx->osk_problem;
+	s.frame_source = ctx->frame_source;
 	ctx->welcomed = true;
 	ctx->outage_logged = false;
 	ctx->backoff_ms = BACKOFF_FIRST_MS;
@@ -120,10 +137,8 @@ static bool handle_welcome(struct insetd *ctx, struct json_object *o)
 	if (ctx->sock < 0)
 		return true; /* the restatement failed: already disconnected */
 	struct insetd_event *event = event_new(INSETD_EVENT_CONNECTED);
-	if (event) {
-		event->has_state = true;
-		event->state = s;
-	}
+	if (event)
+		event_set_state(event, &s);
 	queue_event(ctx, event);
 	return true;
 }
@@ -249,10 +264,8 @@ static bool handle_line(struct insetd *ctx, const char *line, size_t len)
 	} else if (strcmp(type, "policy") == 0) {
 		parse_policy_fields(o, &ctx->state);
 		struct insetd_event *event = event_new(INSETD_EVENT_POLICY);
-		if (event) {
-			event->has_state = true;
-			event->state = ctx->state;
-		}
+		if (event)
+			event_set_state(event, &ctx->state);
 		queue_event(ctx, event);
 	} else if (strcmp(type, "error") == 0) {
 		const char *code = get_string(o, "code");

@@ -158,7 +158,7 @@ void resync(struct insetd *ctx)
 /* ------------------------------------------------------------------ */
 /* Requests                                                            */
 
-INSETD_EXPORT void insetd_view_desc_init(struct insetd_view_desc *desc)
+void insetd_view_desc_init(struct insetd_view_desc *desc)
 {
 	memset(desc, 0, sizeof *desc);
 	desc->content_stretches = true;
@@ -207,18 +207,24 @@ static int store_view(struct insetd *ctx, const char *name, const struct insetd_
 	return 0;
 }
 
-INSETD_EXPORT int insetd_register_view(struct insetd *ctx, const char *view, const struct insetd_view_desc *desc)
+int insetd_register_view(struct insetd *ctx, const char *view, const struct insetd_view_desc *desc)
 {
+	if (!ctx)
+		return -EINVAL;
 	return store_view(ctx, view, desc, "register");
 }
 
-INSETD_EXPORT int insetd_update_view(struct insetd *ctx, const char *view, const struct insetd_view_desc *desc)
+int insetd_update_view(struct insetd *ctx, const char *view, const struct insetd_view_desc *desc)
 {
+	if (!ctx)
+		return -EINVAL;
 	return store_view(ctx, view, desc, "update");
 }
 
-INSETD_EXPORT int insetd_unregister_view(struct insetd *ctx, const char *view)
+int insetd_unregister_view(struct insetd *ctx, const char *view)
 {
+	if (!ctx)
+		return -EINVAL;
 	if (!valid_name(view))
 		return -EINVAL;
 	struct view **link = &ctx->views;
@@ -239,8 +245,10 @@ INSETD_EXPORT int insetd_unregister_view(struct insetd *ctx, const char *view)
 	return 0;
 }
 
-INSETD_EXPORT int insetd_focus(struct insetd *ctx, const char *view, struct insetd_rect field)
+int insetd_focus(struct insetd *ctx, const char *view, struct insetd_rect field)
 {
+	if (!ctx)
+		return -EINVAL;
 	if (!valid_name(view) || !valid_rect(field))
 		return -EINVAL;
 	char *copy = strdup(view);
@@ -254,8 +262,10 @@ INSETD_EXPORT int insetd_focus(struct insetd *ctx, const char *view, struct inse
 	return 0;
 }
 
-INSETD_EXPORT int insetd_blur(struct insetd *ctx, const char *view)
+int insetd_blur(struct insetd *ctx, const char *view)
 {
+	if (!ctx)
+		return -EINVAL;
 	if (!valid_name(view))
 		return -EINVAL;
 	if (ctx->focus_view && strcmp(ctx->focus_view, view) == 0) {
@@ -267,8 +277,10 @@ INSETD_EXPORT int insetd_blur(struct insetd *ctx, const char *view)
 	return 0;
 }
 
-INSETD_EXPORT int insetd_set_window(struct insetd *ctx, struct insetd_rect frame)
+int insetd_set_window(struct insetd *ctx, struct insetd_rect frame)
 {
+	if (!ctx)
+		return -EINVAL;
 	if (!valid_rect(frame) || frame.width <= 0 || frame.height <= 0)
 		return -EINVAL;
 	ctx->has_window = true;
@@ -278,8 +290,10 @@ INSETD_EXPORT int insetd_set_window(struct insetd *ctx, struct insetd_rect frame
 	return 0;
 }
 
-INSETD_EXPORT int insetd_subscribe(struct insetd *ctx, unsigned topics)
+int insetd_subscribe(struct insetd *ctx, unsigned topics)
 {
+	if (!ctx)
+		return -EINVAL;
 	topics &= INSETD_TOPIC_POLICY | INSETD_TOPIC_ROTATION | INSETD_TOPIC_DEVICES;
 	ctx->topics |= topics;
 	if (ctx->welcomed && topics)
@@ -287,8 +301,10 @@ INSETD_EXPORT int insetd_subscribe(struct insetd *ctx, unsigned topics)
 	return 0;
 }
 
-INSETD_EXPORT int insetd_scroll(struct insetd *ctx, const char *view, struct insetd_rect rect, double margin)
+int insetd_scroll(struct insetd *ctx, const char *view, struct insetd_rect rect, double margin)
 {
+	if (!ctx)
+		return -EINVAL;
 	if (!valid_name(view) || !valid_rect(rect) || !isfinite(margin))
 		return -EINVAL;
 	if (!ctx->welcomed)
@@ -303,8 +319,10 @@ INSETD_EXPORT int insetd_scroll(struct insetd *ctx, const char *view, struct ins
 	return send_object(ctx, m);
 }
 
-INSETD_EXPORT int insetd_transition(struct insetd *ctx, double duration, const struct insetd_size *screen)
+int insetd_transition(struct insetd *ctx, double duration, const struct insetd_size *screen)
 {
+	if (!ctx)
+		return -EINVAL;
 	if (!finite_size(duration) ||
 	    (screen && (!finite_size(screen->width) || !finite_size(screen->height) || screen->width <= 0 ||
 			screen->height <= 0)))
@@ -320,8 +338,10 @@ INSETD_EXPORT int insetd_transition(struct insetd *ctx, double duration, const s
 	return send_object(ctx, m);
 }
 
-INSETD_EXPORT int insetd_dismiss(struct insetd *ctx, const char *view)
+int insetd_dismiss(struct insetd *ctx, const char *view)
 {
+	if (!ctx)
+		return -EINVAL;
 	if (!valid_name(view))
 		return -EINVAL;
 	if (!ctx->welcomed)

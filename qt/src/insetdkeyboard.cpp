@@ -37,9 +37,10 @@ InsetdKeyboard *InsetdKeyboard::existing()
 static void logHandler(struct insetd *, enum insetd_log_priority priority, const char *message, void *)
 {
     // Connection state only: libinsetd never passes field contents or keys.
-    if (priority <= INSETD_LOG_ERROR)
+    // By name, not by order (libinsetd's order is libinput's: DEBUG < ERROR).
+    if (priority == INSETD_LOG_ERROR)
         qCWarning(lcInsetd, "%s", message);
-    else if (priority <= INSETD_LOG_INFO)
+    else if (priority == INSETD_LOG_INFO)
         qCInfo(lcInsetd, "%s", message);
     else
         qCDebug(lcInsetd, "%s", message);

@@ -1,0 +1,160 @@
+/*
+ * libinsetd against the real insetd: the handshake and its state, focus and
+ * the keyboard, the window coordinate rule, a restart and a rotation.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include "harness.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+void test_hello(void)
+{
+	current_test = "hello";
+	struct insetd *ctx = insetd_new(sock_path, "c-test");
+	CHECK(ctx != NULL, "insetd_new");
+	CHECK(!insetd_is_connected(ctx), "connected before any dispatch");
+	struct insetd_event *e = wait_for(ctx, INSETD_EVENT_CONNECTED, NULL, 0, 5000);
+	struct insetd_state s;
+	CHECK(insetd_event_get_state(e, &s), "CONNECTED without a state");
+	CHECK_NUM(s.screen.width, 540, "screen width");
+	CHECK_NUM(s.screen.height, 960, "screen height");
+	CHECK(s.portrait, "not portrait");
+	CHECK(!s.keyboard_visible, "keyboard visible at start");
+	CHECK(strcmp(s.mode, "always") == 0, "mode %s", s.mode);
+	/* The welcome's version and id; no bridge: the configured frame, no OSK problem. */
+	CHECK(s.protocol_version == 1, "protocol_version %d", s.protocol_version);
+	CHECK(s.client_id && s.client_id[0] == 'c' && strlen(s.client_id) > 1, "client_id %s", s.client_id);
+	CHECK(s.frame_source && strcmp(s.frame_source, "configured") == 0, "frame_source %s", s.frame_source);
+	CHECK(s.osk_problem == NULL, "osk_problem %s", s.osk_problem);
+	CHECK(insetd_event_get_context(e) == ctx, "event context");
+	insetd_event_destroy(e);
+	CHECK(insetd_is_connected(ctx), "not connected after welcome");
+	/* A reference taken and dropped leaves the context alive. */
+	CHECK(insetd_ref(ctx) == ctx, "ref");
+	CHECK(insetd_unref(ctx) == ctx, "unref while a reference remains returns the context");
+	CHECK(insetd_get_state(ctx, &s) && s.screen.height == 960, "insetd_get_state");
+	/* Invalid requests are refused before they reach the socket. */
+	struct insetd_view_desc d = full_view(540, 960, 2000);
+	d.frame.width = NAN;
+	CHECK(insetd_register_view(ctx, "bad", &d) == -EINVAL, "NaN frame accepted");
+	d = full_view(540, 960, 2000);
+	CHECK(insetd_register_view(ctx, "", &d) == -EINVAL, "empty name accepted");
+	CHECK(insetd_set_window(ctx, (struct insetd_rect){0, 0, 0, 10}) == -EINVAL, "0-wide window accepted");
+	CHECK(insetd_unregister_view(ctx, "never") == -ENOENT, "unknown view unregistered");
+	/* insetd refuses what it does not know: an ERROR event with its code. */
+	CHECK(insetd_dismiss(ctx, "never") == 0, "dismiss");
+	e = wait_for(ctx, INSETD_EVENT_ERROR, NULL, 0, 3000);
+	CHECK(strcmp(insetd_event_get_code(e), "unknown-view") == 0, "error code %s", insetd_event_get_code(e));
+	insetd_event_destroy(e);
+	insetd_unref(ctx);
+	printf("ok hello/welcome (protocol 1, a client id, frame configured), refusals\n");
+}
+
+/* Register + focus -> keyboard + adjustment; blur -> restored. Returns the
+ * context, with "form" registered, for the restart test. */
+struct insetd *test_focus(void)
+{
+	current_test = "focus";
+	struct insetd *ctx = connect_ctx(sock_path, "c-test-form");
+	struct insetd_view_desc d = full_view(540, 960, 2000);
+	CHECK(insetd_register_view(ctx, "form", &d) == 0, "register");
+	/* Registration: the view's own state, unanimated. */
+	expect_adjustment(ctx, "form", 0, 0, 0);
+	/* A field at content y 800..844. The keyboard covers 624..960 of the
+	 * full-screen view: inset 336; the field's bottom must be at most
+	 * 960 - 336 = 624 from the view's top: offset 844 - 624 = 220. */
+	CHECK(insetd_focus(ctx, "form", (struct insetd_rect){16, 800, 300, 44}) == 0, "focus");
+	expect_keyboard(ctx, INSETD_PHASE_WILL_SHOW, 624, 336, true);
+	expect_adjustment(ctx, "form", 336, 220, 0.25);
+	expect_keyboard(ctx, INSETD_PHASE_DID_SHOW, 624, 336, true);
+	struct insetd_state s;
+	CHECK(insetd_get_state(ctx, &s) && s.keyboard_visible && s.keyboard.y == 624, "state keyboard");
+	/* Blur: the keyboard hides, the inset is restored exactly; the offset
+	 * stays (legal: content 2000 - 960 = 1040 at most). */
+	CHECK(insetd_blur(ctx, "form") == 0, "blur");
+	expect_keyboard(ctx, INSETD_PHASE_WILL_HIDE, 960, 336, true);
+	expect_adjustment(ctx, "form", 0, 220, 0.25);
+	printf("ok register + focus -> keyboard 336 at 624, inset 336, offset 220; blur -> inset 0\n");
+	return ctx;
+}
+
+/* The coordinate rule: a window shrunk above the keyboard gets 0; a window
+ * at an offset gets what the keyboard covers of it. */
+void test_window(void)
+{
+	current_test = "window";
+	struct insetd *ctx = connect_ctx(sock_path, "c-test-window");
+	/* Shrunk by the compositor to end where the keyboard starts (960 - 336). */
+	CHECK(insetd_set_window(ctx, (struct insetd_rect){0, 0, 540, 624}) == 0, "window");
+	struct insetd_view_desc d = full_view(540, 624, 1500);
+	CHECK(insetd_register_view(ctx, "w", &d) == 0, "register");
+	expect_adjustment(ctx, "w", 0, 0, 0);
+	/* Field 560..604 fits above 624: nothing to adjust at all. */
+	CHECK(insetd_focus(ctx, "w", (struct insetd_rect){16, 560, 300, 44}) == 0, "focus");
+	expect_keyboard(ctx, INSETD_PHASE_WILL_SHOW, 624, 336, true);
+	expect_keyboard(ctx, INSETD_PHASE_DID_SHOW, 624, 336, true);
+	expect_no_other_inset(ctx, "w", 0, 300);
+	printf("ok window 0,0 540x624 (shrunk above the keyboard): inset 0\n");
+	/* The window moves below a 56 pt bar and is 732 tall: screen 56..788,
+	 * the keyboard 624..960 covers 788 - 624 = 164 of it. The view is
+	 * still 624 tall in the window (frame unchanged): 56..680 on screen,
+	 * covered 680 - 624 = 56. Field bottom 604 must fit in 624 - 56 = 568:
+	 * offset 36. */
+	CHECK(insetd_set_window(ctx, (struct insetd_rect){0, 56, 540, 732}) == 0, "window");
+	expect_adjustment(ctx, "w", 56, 36, 0);
+	/* The view grows to the window's height: covered 164, visible 568 */
+	d = full_view(540, 732, 1500);
+	d.content_offset.y = 36;
+	CHECK(insetd_update_view(ctx, "w", &d) == 0, "update");
+	expect_adjustment(ctx, "w", 164, 36, 0);
+	printf("ok window 0,56 540x732: inset 56 (view 624 tall), then 164 (view 732 tall), offset 36\n");
+	CHECK(insetd_blur(ctx, "w") == 0, "blur");
+	expect_keyboard(ctx, INSETD_PHASE_WILL_HIDE, 960, 336, true);
+	insetd_unref(ctx);
+}
+
+void test_restart(struct insetd *ctx, pid_t *daemon)
+{
+	current_test = "restart";
+	/* What the window test's client caused reached this client too (not local). */
+	for (struct insetd_event *e; (e = next_event(ctx, 300));)
+		insetd_event_destroy(e);
+	/* Focus again so the keyboard is up when insetd goes away. */
+	CHECK(insetd_focus(ctx, "form", (struct insetd_rect){16, 800, 300, 44}) == 0, "focus");
+	expect_keyboard(ctx, INSETD_PHASE_DID_SHOW, 624, 336, true);
+	stop_child(*daemon);
+	struct insetd_event *e = wait_for(ctx, INSETD_EVENT_DISCONNECTED, NULL, 0, 3000);
+	insetd_event_destroy(e);
+	CHECK(!insetd_is_connected(ctx), "connected after the daemon stopped");
+	/* While insetd is away, kept requests are stored, one-shots refused. */
+	CHECK(insetd_transition(ctx, 0.4, NULL) == -ENOTCONN, "transition while away");
+	unlink(sock_path);
+	usleep(300000); /* a few failed attempts: the back-off grows */
+	*daemon = start_insetd();
+	long long started = now_ms();
+	e = wait_for(ctx, INSETD_EVENT_CONNECTED, NULL, 0, 5000);
+	printf("  reconnected %lld ms after insetd started\n", now_ms() - started);
+	insetd_event_destroy(e);
+	/* Re-registered (its registration adjustment), focus restated: the
+	 * keyboard shows again, and the same numbers as before. */
+	expect_adjustment(ctx, "form", 0, 0, 0);
+	expect_keyboard(ctx, INSETD_PHASE_WILL_SHOW, 624, 336, true);
+	expect_adjustment(ctx, "form", 336, 220, 0.25);
+	printf("ok insetd restarted -> reconnect, view and focus restated, inset 336, offset 220\n");
+	/* A rotation to 960x540: the landscape keyboard, 209 pt, at 540 - 209 = 331. */
+	current_test = "transition";
+	CHECK(insetd_transition(ctx, 0.3, &(struct insetd_size){960, 540}) == 0, "transition");
+	e = wait_for(ctx, INSETD_EVENT_KEYBOARD, NULL, INSETD_PHASE_WILL_CHANGE_FRAME, 3000);
+	struct insetd_rect end = insetd_event_keyboard_get_end(e);
+	CHECK_NUM(end.y, 331, "landscape keyboard y");
+	CHECK_NUM(end.width, 960, "landscape keyboard width");
+	CHECK_NUM(end.height, 209, "landscape keyboard height");
+	insetd_event_destroy(e);
+	struct insetd_state s;
+	CHECK(insetd_get_state(ctx, &s) && s.keyboard.height == 209, "state after the rotation");
+	printf("ok transition 960x540 -> willChangeFrame 960x209 at y 331\n");
+	insetd_unref(ctx);
+}
