@@ -360,7 +360,8 @@ export class InsetdKeyboard extends EventTarget {
       }
       case "adjustment": {
         const view = this.views.get(message.view);
-        if (view) view.apply(message, this.safeArea.bottom, () => this.coveredOf(view));
+        // `adjust: false`: the page lays itself out (the VirtualKeyboard API).
+        if (view && this.options.adjust !== false) view.apply(message, this.safeArea.bottom, () => this.coveredOf(view));
         this.dispatchEvent(new CustomEvent("adjustment", { detail: message }));
         break;
       }

@@ -29,6 +29,5 @@
   runtime.onMessage.addListener = (listener) => onMessage((...a) => { cost.received++; return listener(...a); });
   document.addEventListener("insetd-cost-query", () => {
     document.documentElement.dataset.insetdCost = JSON.stringify(cost);
-    if (globalThis.dbgKb) document.documentElement.dataset.dbg = JSON.stringify(globalThis.dbgKb.log.map((e) => e.direction + " " + JSON.stringify(e.message)));
   }, true);
 })();

@@ -50,17 +50,18 @@ SHAPES = {
              "background:#eee;padding:8px'><input id='target' style='width:90%' placeholder='Message'></div>", "", "byId"),
     # A modal <dialog> at the bottom of the viewport.
     "dialog": (f"<div class='form'>{FIELDS}</div><dialog id='d' style='margin:auto auto 0 auto'>"
-               "<p>Your name</p><input id='target'></dialog><script>document.getElementById('d').showModal()</script>",
+               "<p>Your name</p><button autofocus>Skip</button><input id='target'></dialog><script>document.getElementById('d').showModal()</script>",
                "", "byId"),
     # A single-page app: focusing the field renders a new one in its place and focuses that.
     "spa": (f"<form>{FIELDS}<div id='slot'></div><div style='height:300px'></div></form><script>"
             "function render() { document.getElementById('slot').innerHTML = '<input id=target autocomplete=off>';"
             " document.getElementById('target').addEventListener('focus', rerender, { once: true }); }"
-            "function rerender() { setTimeout(() => { render(); document.getElementById('target').focus({ preventScroll: true }); }, 30); }"
+            "function rerender() { if (window.rendered) return; window.rendered = true; setTimeout(() => { render(); document.getElementById('target').focus({ preventScroll: true }); }, 30); }"
             "render();</script>", "", "byId"),
     # The W3C VirtualKeyboard API: the page lays itself out from the geometry.
     "vk-form": (f"<form>{FIELDS}{TARGET}</form>",
-                "<style>body { padding-bottom: env(keyboard-inset-height, 0px) }</style><script>"
+                "<style>body { padding-bottom: env(keyboard-inset-height, 0px) }"
+                " html { scroll-padding-bottom: env(keyboard-inset-height, 0px) }</style><script>"
                 "navigator.virtualKeyboard.overlaysContent = true;"
                 "navigator.virtualKeyboard.addEventListener('geometrychange', () => "
                 "document.activeElement?.scrollIntoView({ block: 'nearest' }));</script>", "byId"),
@@ -78,7 +79,10 @@ PROBE = r"""<script>
   const HOW = "__HOW__", NAME = "__NAME__";
   const frame = document.querySelector("iframe.target-frame");
   let childRect = null;
-  addEventListener("message", (e) => { if (e.data && e.data.probeRect !== undefined) childRect = e.data.probeRect; });
+  let childActive = null;
+  addEventListener("message", (e) => {
+    if (e.data && e.data.probeRect !== undefined) { childRect = e.data.probeRect; childActive = e.data.active; }
+  });
   const target = () => HOW === "shadow" ? document.querySelector("x-field")?.shadowRoot.getElementById("target")
     : document.getElementById("target");
   function fieldRect() {
@@ -127,13 +131,13 @@ PROBE = r"""<script>
   function active() {
     let a = document.activeElement;
     while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
-    return a === frame && frame ? "frame" : a ? a.id || a.tagName : null;
+    return a === frame && frame ? (childActive === "target" ? "frame" : "frame without focus") : a ? a.id || a.tagName : null;
   }
   async function poll() {
     const f = fieldRect();
     const report = { page: NAME, seq, focusedAt, active: active(), innerWidth, innerHeight, outerHeight,
       field: f && { top: f.top, bottom: f.bottom }, padding: padding(), raised: raised(), vk: vk(), state: state(),
-      cost: cost(), dbg: document.documentElement.dataset.dbg, hostile: window.hostile || null, frames: frames.splice(0) };
+      cost: cost(), hostile: window.hostile || null, frames: frames.splice(0) };
     try {
       const answer = await (await fetch("/poll", { method: "POST", body: JSON.stringify(report) })).json();
       if (answer.seq > seq) {
@@ -167,7 +171,7 @@ CHILD_PROBE = r"""<script>
   });
   function tell() {
     const r = t.getBoundingClientRect();
-    parent.postMessage({ probeRect: { top: r.top, bottom: r.bottom } }, "*");
+    parent.postMessage({ probeRect: { top: r.top, bottom: r.bottom }, active: document.activeElement?.id || null }, "*");
     requestAnimationFrame(tell);
   }
   requestAnimationFrame(tell);
@@ -178,25 +182,36 @@ HOSTILE = r"""<script>
 window.hostile = { pending: true };
 (async () => {
   const found = {};
+  const cost = () => {
+    document.dispatchEvent(new Event("insetd-cost-query"));
+    return JSON.parse(document.documentElement.dataset.insetdCost || "null");
+  };
+  const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
   // The isolated world's state and the content script's flag are not the page's.
   found.flagVisible = "insetdContentScript" in window;
   // The extension's messaging is not reachable from a page.
   try { chrome.runtime.connect("__ID__", { name: "insetd" }); found.connect = "opened"; }
   catch (e) { found.connect = "refused"; }
-  // Its agent, imported into the page's own world, has no extension API.
-  try {
-    const agent = await import("chrome-extension://__ID__/agent.js");
-    try { agent.focusChanged(); found.agent = "ran"; } catch (e) { found.agent = "failed: " + e.name; }
-  } catch (e) { found.agent = "not importable"; }
   // insetd's WebSocket, from the page's own origin: refused (403).
   found.socket = await new Promise((resolve) => {
     const s = new WebSocket("ws://127.0.0.1:__WS__/");
     s.onopen = () => { resolve("opened"); s.close(); };
     s.onclose = () => resolve("refused");
   });
-  // Focus events forged on a field that is not focused.
+  // Focus events forged on a field that is not focused: no session.
   const input = document.getElementById("f3");
   for (const type of ["focusin", "focus"]) input.dispatchEvent(new FocusEvent(type, { bubbles: type === "focusin" }));
+  await sleep(300);
+  found.forged = cost();
+  // The agent imported into the page's own world, with a field really
+  // focused: it has no extension messaging to reach insetd with.
+  input.focus({ preventScroll: true });
+  await sleep(300);
+  try {
+    const agent = await import("chrome-extension://__ID__/agent.js");
+    try { agent.focusChanged(); found.agent = "ran"; } catch (e) { found.agent = "failed: " + e.name; }
+  } catch (e) { found.agent = "not importable"; }
+  input.blur();
   window.hostile = found;
 })();
 </script>"""

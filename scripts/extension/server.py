@@ -66,7 +66,10 @@ class PageServer:
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
     def url(self, name):
-        return f"http://127.0.0.1:{self.port}/page/{name}"
+        # The page with insetd.js is the one origin insetd allows besides the
+        # extension's: the hostile page's own WebSocket is refused.
+        host = "localhost" if name == "insetd" else "127.0.0.1"
+        return f"http://{host}:{self.port}/page/{name}"
 
     def command(self, text):
         with self.lock:

@@ -1,9 +1,9 @@
 // The extension's agent in a frame, loaded by content.js at the first focus.
 // It reports and applies; insetd decides. A top frame with a focused field
-// opens a session (insetd.js over the service worker's WebSocket: `port`
-// below) and ends it once the blur's restoring is done; a child frame passes
-// its focused field's rect to its parent, which places it and passes it on, up
-// to the top frame. Pages that load insetd.js themselves are left to it.
+// opens a session (insetd.js over the service worker's WebSocket: `portSocket`
+// below) and ends it once the blur's restoring is done; a child frame of the
+// top frame passes its focused field's rect to the top frame, which places it
+// at the <iframe> holding the focus. Pages that load insetd.js are left to it.
 import { connect, isEditable } from "./insetd.js";
 
 const isTop = window === window.top;
@@ -104,15 +104,16 @@ function session() {
   if (!kb) {
     // A page that set navigator.virtualKeyboard.overlaysContent lays itself out
     // from the keyboard's geometry (boundingRect, env(keyboard-inset-*)): it
-    // gets that, told to Chromium by the service worker, and no views.
+    // gets that, told to Chromium by the service worker, and nothing applied.
     virtual = isTop && navigator.virtualKeyboard?.overlaysContent === true;
     kb = connect({ name: "chromium-extension", socket: portSocket, focusEvents: false, properties: false,
-      viewOf: scrollerOf, maxRetryDelay: 2000, views: !virtual });
+      viewOf: scrollerOf, maxRetryDelay: 2000, adjust: !virtual });
     if (virtual) kb.addEventListener("geometrychange", tellGeometry);
     // After every welcome: insetd.js's resync reports the document's active
     // element; a field in a shadow root or a child frame is ours to report.
+    kb.addEventListener("adjustment", reveal);
     kb.addEventListener("connect", () => {
-      if (current && kb.focused === null && !virtual) kb.focus(current);
+      if (current && kb.focused === null) kb.focus(current);
       lift();
     });
   }
@@ -130,7 +131,7 @@ function focusOn(field, frameId = null) {
     lifted = { element: host, translate: host.style.translate, field };
     keyboard.addEventListener("geometrychange", lift);
   }
-  if (keyboard.connected && !virtual) keyboard.focus(field);
+  if (keyboard.connected) keyboard.focus(field);
   lift();
 }
 
@@ -139,6 +140,28 @@ function focusOn(field, frameId = null) {
 function tellGeometry() {
   const { x, y, width, height } = kb.boundingRect;
   chrome.runtime.sendMessage({ type: "virtual-keyboard", rect: { x, y, width, height } });
+}
+
+/// insetd adjusts the field's nearest scroller; a scroller around that one (or
+/// the document around a scroller the window's shrinking clipped) may still
+/// hide it. Once the adjustment's animation is over, a field not within the
+/// part of the viewport the keyboard leaves is scrolled into view the way the
+/// browser scrolls (nearest, each scroller's scroll-padding respected).
+let revealing = 0;
+function reveal(event) {
+  clearTimeout(revealing);
+  if (!current) return; // a blur's restoring: nothing to show
+  const wait = (event.detail?.animation?.duration ?? 0) * 1000 + 50;
+  revealing = setTimeout(() => {
+    const field = current;
+    if (!kb || lifted || !(field instanceof Element) || !field.isConnected) return;
+    // A page on the VirtualKeyboard API makes room for the keyboard itself;
+    // a window the compositor shrank is no keyboard to it, and the browser
+    // does not scroll the field back into the smaller viewport: that is done.
+    const free = innerHeight - (virtual ? 0 : kb.boundingRect.height);
+    const r = field.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > free) field.scrollIntoView({ block: "nearest" });
+  }, wait);
 }
 
 /// Raises a fixed container by as much as the keyboard the page shows covers
@@ -164,6 +187,7 @@ function dropLift() {
 function blurred() {
   focusedFrame = null;
   current = null;
+  clearTimeout(revealing);
   if (!kb) return;
   kb.blur();
   dropLift();
@@ -194,27 +218,30 @@ export function focusChanged() {
     else if (!isFrame(active)) blurred(); // into a frame: the frame tells
     return;
   }
-  const parent = chrome.runtime.getFrameId(window.parent);
+  // A frame in a frame is not followed: only the top frame's own <iframe>s
+  // can be placed (its focused <iframe> is the one holding the field).
+  if (window.parent !== window.top) return;
   if (isEditable(active)) {
     childFocused = true;
-    const r = active.getBoundingClientRect();
-    chrome.runtime.sendMessage({ type: "child-focus", parent, rect: { x: r.x, y: r.y, width: r.width, height: r.height } });
-  } else if (!isFrame(active) && childFocused) {
+    // The frame's own document scrolls first, as the browser's focus would:
+    // the top frame can only make room for what the frame shows.
+    let r = active.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > innerHeight) {
+      active.scrollIntoView({ block: "nearest", inline: "nearest" });
+      r = active.getBoundingClientRect();
+    }
+    chrome.runtime.sendMessage({ type: "child-focus", rect: { x: r.x, y: r.y, width: r.width, height: r.height } });
+  } else if (childFocused) {
     childFocused = false;
-    chrome.runtime.sendMessage({ type: "child-blur", parent });
+    chrome.runtime.sendMessage({ type: "child-blur" });
   }
 }
 
+/// A child frame's field (relayed by the service worker, with the child's
+/// frame id): it is in the <iframe> that has the focus here.
 export function childChanged(message) {
-  const frame = [...document.querySelectorAll("iframe, frame")].find((f) => chrome.runtime.getFrameId(f) === message.from);
-  if (!frame) return;
-  if (isTop) {
-    if (message.type === "child-focus") focusOn(new FrameField(frame, message.rect), message.from);
-    else if (focusedFrame === message.from && !isEditable(deepActive())) blurred();
-    return;
-  }
-  const parent = chrome.runtime.getFrameId(window.parent);
-  const r = message.type === "child-focus" ? placed(frame, message.rect) : null;
-  chrome.runtime.sendMessage({ type: message.type, parent,
-    rect: r && { x: r.x, y: r.y, width: r.width, height: r.height } });
+  if (!isTop) return;
+  const frame = deepActive();
+  if (message.type === "child-focus" && isFrame(frame)) focusOn(new FrameField(frame, message.rect), message.from);
+  else if (message.type === "child-blur" && focusedFrame === message.from && !isEditable(frame)) blurred();
 }

@@ -42,13 +42,13 @@ chrome.runtime.onConnect.addListener((port) => {
   });
 });
 
-// A child frame's field, passed to its parent frame (which knows where the
-// child's <iframe> is), up to the top frame that holds the session.
+// A child frame's field, passed to the top frame (which knows where the
+// child's <iframe> is: it holds the focus there).
 chrome.runtime.onMessage.addListener((message, sender) => {
-  if (!sender.tab || !sender.frameId || typeof message?.parent !== "number") return;
-  if (message.type !== "child-focus" && message.type !== "child-blur") return;
+  if (!sender.tab || !sender.frameId) return;
+  if (message?.type !== "child-focus" && message?.type !== "child-blur") return;
   const relayed = { type: message.type, from: sender.frameId, rect: message.rect };
-  chrome.tabs.sendMessage(sender.tab.id, relayed, { frameId: message.parent }).catch(() => {});
+  chrome.tabs.sendMessage(sender.tab.id, relayed, { frameId: 0 }).catch(() => {});
 });
 
 // The VirtualKeyboard API's geometry for a page that asked for it
