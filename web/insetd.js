@@ -306,7 +306,7 @@ export class InsetdKeyboard extends EventTarget {
       if (this.closed) return;
       // Back off 0.25 s, 0.5 s, 1 s ... up to options.maxRetryDelay (5 s).
       const delay = Math.min(this.options.maxRetryDelay ?? 5000, 250 * 2 ** this.retry++);
-      setTimeout(() => this.open(), delay);
+      this.retryTimer = setTimeout(() => this.open(), delay);
     };
   }
 
@@ -321,7 +321,7 @@ export class InsetdKeyboard extends EventTarget {
     this.resizeObserver.disconnect();
     cancelAnimationFrame(this.pendingUpdate);
     this.pendingUpdate = 0;
-    for (const timer of this.scrollTimers.values()) clearTimeout(timer);
+    for (const timer of [this.doubtTimer, this.retryTimer, ...this.scrollTimers.values()]) clearTimeout(timer);
   }
 
   send(message) {
@@ -438,7 +438,7 @@ export class InsetdKeyboard extends EventTarget {
 
   /// Coalesces geometry changes into one update per view per frame.
   scheduleUpdate() {
-    if (this.pendingUpdate) return;
+    if (this.pendingUpdate || this.closed) return;
     this.pendingUpdate = requestAnimationFrame(() => {
       this.pendingUpdate = 0;
       if (!this.connected) return;
@@ -513,7 +513,7 @@ export class InsetdKeyboard extends EventTarget {
       this.lastViewport = { inner: innerHeight, outer: outerHeight, y: measured.y,
         previousY: innerOnly ? last.y : null, since: now };
       // When the doubt runs out, the page shows the keyboard as measured.
-      if (innerOnly) setTimeout(() => this.scheduleUpdate(), 210);
+      if (innerOnly) this.doubtTimer = setTimeout(() => this.scheduleUpdate(), 210);
     }
     const { previousY, since } = this.lastViewport;
     if (previousY === null || previousY === measured.y || now - since > 200) return [measured];
