@@ -61,8 +61,8 @@ async function virtualKeyboard(tabId, rect) {
   const target = { tabId };
   if (rect === null) {
     if (!debugged.delete(tabId)) return;
-    await chrome.debugger.sendCommand(target, "Emulation.setVirtualKeyboardGeometryOverride",
-      { keyboardRect: { x: 0, y: 0, width: 0, height: 0 } }).catch(() => {});
+    // No rect clears the override: the page reads Chromium's own geometry again.
+    await chrome.debugger.sendCommand(target, "Emulation.setVirtualKeyboardGeometryOverride", {}).catch(() => {});
     await chrome.debugger.detach(target).catch(() => {});
     return;
   }
