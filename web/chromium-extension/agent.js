@@ -76,9 +76,13 @@ function portSocket() {
     send(text) { port.postMessage({ send: text }); },
     close() { closed(); },
   };
+  // Chromium stops an extension's service worker after 30 s without a message
+  // from an extension page or script: while the field has focus, one every 20 s.
+  const keepAlive = setInterval(() => port.postMessage({}), 20000);
   const closed = () => {
     if (socket.readyState === WebSocket.CLOSED) return;
     socket.readyState = WebSocket.CLOSED;
+    clearInterval(keepAlive);
     port.disconnect();
     socket.onclose?.();
   };

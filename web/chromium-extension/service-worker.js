@@ -1,9 +1,10 @@
 // insetd's extension service worker: holds the WebSocket to insetd for each
 // page that has a field focused, so the connection lives where no page script
 // can read or write it (insetd sees the origin chrome-extension://ID, which its
-// websocket.origins allow-list names), and relays a child frame's focused field
-// to its parent frame. It opens nothing on its own: a connection exists only
-// while a content script holds a port for a focused field.
+// websocket.origins allow-list names); relays a child frame's focused field to
+// the top frame; tells Chromium the keyboard of a page on the VirtualKeyboard
+// API. It opens nothing on its own: a connection exists only while a content
+// script holds a port for a focused field.
 
 const config = fetch(chrome.runtime.getURL("config.json"))
   .then((response) => response.json())
@@ -56,7 +57,8 @@ chrome.runtime.onMessage.addListener((message, sender) => {
 // debugger is attached only to such a page, only while its field has focus.
 const debugged = new Set();
 let told = Promise.resolve();
-chrome.debugger.onDetach.addListener(({ tabId }) => debugged.delete(tabId));
+// Browsers without chrome.debugger (Electron) keep the insetd route only.
+chrome.debugger?.onDetach.addListener(({ tabId }) => debugged.delete(tabId));
 async function virtualKeyboard(tabId, rect) {
   const target = { tabId };
   if (rect === null) {
@@ -73,7 +75,7 @@ async function virtualKeyboard(tabId, rect) {
   await chrome.debugger.sendCommand(target, "Emulation.setVirtualKeyboardGeometryOverride", { keyboardRect: rect });
 }
 chrome.runtime.onMessage.addListener((message, sender) => {
-  if (message?.type !== "virtual-keyboard" || !sender.tab || sender.frameId !== 0) return;
+  if (message?.type !== "virtual-keyboard" || !sender.tab || sender.frameId !== 0 || !chrome.debugger) return;
   const rect = message.rect;
   const valid = rect === null || ["x", "y", "width", "height"].every((k) => Number.isFinite(rect[k]));
   // In order: the attach the first one waits for comes before the next.
@@ -84,6 +86,7 @@ chrome.runtime.onMessage.addListener((message, sender) => {
 // Tabs open before the extension was ready (a kiosk's start page, in some
 // launches) get the content script now.
 async function catchUp() {
+  if (!chrome.scripting) return;
   for (const tab of await chrome.tabs.query({})) {
     chrome.scripting.executeScript({ target: { tabId: tab.id, allFrames: true }, files: ["content.js"] })
       .catch(() => {}); // chrome:// pages and the like
