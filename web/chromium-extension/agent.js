@@ -10,7 +10,7 @@ const isTop = window === window.top;
 let kb = null; // the session, while a field is focused or its blur is being restored
 let focusedFrame = null; // the child frame whose field the session follows
 let ending = 0; // the frame callback watching a blur's restoring
-let lifted = null; // { element, translate }: a fixed container raised over the keyboard
+let lifted = null; // { element, translate, field }: a fixed container raised over the keyboard
 let childFocused = false;
 let current = null; // the field the session follows
 let virtual = false; // the page lays itself out by the VirtualKeyboard API
@@ -113,9 +113,9 @@ function session() {
     kb = connect({ name: "chromium-extension", socket: portSocket, focusEvents: false, properties: false,
       viewOf: scrollerOf, maxRetryDelay: 2000, adjust: !virtual });
     if (virtual) kb.addEventListener("geometrychange", tellGeometry);
+    kb.addEventListener("adjustment", reveal);
     // After every welcome: insetd.js's resync reports the document's active
     // element; a field in a shadow root or a child frame is ours to report.
-    kb.addEventListener("adjustment", reveal);
     kb.addEventListener("connect", () => {
       if (current && kb.focused === null) kb.focus(current);
       lift();
