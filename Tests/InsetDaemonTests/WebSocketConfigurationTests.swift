@@ -28,12 +28,12 @@ import Testing
         let path = try temporaryConfig("""
             websocket:
               listen: "127.0.0.1:8099"
-              origins: ["http://kiosk.local:8080", "null", "chrome-extension://aeimcckpjlhgoaognphmcbkmkjdkfkpg"]
+              origins: ["http://kiosk.local:8080", "null", "chrome-extension://iejogogonnnlaelcojjdfnomdbkcbofg"]
               control: true
             """)
         let config = try await DaemonConfigurationLoader.load(path: path)
         #expect(config.webSocket.listen == .init(host: "127.0.0.1", port: 8099))
-        #expect(config.webSocket.origins == ["http://kiosk.local:8080", "null", "chrome-extension://aeimcckpjlhgoaognphmcbkmkjdkfkpg"])
+        #expect(config.webSocket.origins == ["http://kiosk.local:8080", "null", "chrome-extension://iejogogonnnlaelcojjdfnomdbkcbofg"])
         #expect(config.webSocket.control)
         #expect(!config.webSocket.allowRemote)
     }
