@@ -198,9 +198,11 @@ window.hostile = { pending: true };
     s.onopen = () => { resolve("opened"); s.close(); };
     s.onclose = () => resolve("refused");
   });
-  // Focus events forged on a field that is not focused: no session.
+  // Focus events forged on a field that is not focused, and a child frame's
+  // report forged as a window message: no session.
   const input = document.getElementById("f3");
   for (const type of ["focusin", "focus"]) input.dispatchEvent(new FocusEvent(type, { bubbles: type === "focusin" }));
+  postMessage({ type: "child-focus", from: 1, rect: { x: 0, y: 900, width: 100, height: 40 } }, "*");
   await sleep(300);
   found.forged = cost();
   // The agent imported into the page's own world, with a field really
