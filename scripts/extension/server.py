@@ -1,23 +1,17 @@
 """scripts/extension-test's page server: serves the pages (scripts/extension/
 pages.py) on 127.0.0.1 and, for cross-origin frames, the same server as
 localhost; trades each page's report for the test's next command."""
-import base64
-import hashlib
 import http.server
 import json
 import threading
 import time
 
 
-def extension_id(manifest_path):
-    """Chromium's id of an extension with a `key`: the first 128 bits of the
-    SHA-256 of the public key (DER), as hex digits written with a..p."""
-    with open(manifest_path) as f:
-        key = base64.b64decode(json.load(f)["key"])
-    return "".join(chr(ord("a") + int(c, 16)) for c in hashlib.sha256(key).hexdigest()[:32])
-
-
 class PageServer:
+    """The pages have no way to the test but HTTP: each page's probe posts
+    its report (and the frames it drew) and gets the test's latest command
+    back; the test waits here for reports and hands out the frames."""
+
     def __init__(self, render, frame_html):
         self.render, self.frame_html = render, frame_html.encode()
         self.lock = threading.Condition()
