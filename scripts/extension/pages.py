@@ -58,6 +58,9 @@ SHAPES = {
             " document.getElementById('target').addEventListener('focus', rerender, { once: true }); }"
             "function rerender() { if (window.rendered) return; window.rendered = true; setTimeout(() => { render(); document.getElementById('target').focus({ preventScroll: true }); }, 30); }"
             "render();</script>", "", "byId"),
+    # A single-page app that removes the focused field (a form closed on submit).
+    "spa-remove": (f"<form>{FIELDS}<div id='slot'>{TARGET}</div><div style='height:300px'></div></form><script>"
+                   "window.probeBlur = () => document.getElementById('slot').replaceChildren();</script>", "", "byId"),
     # The W3C VirtualKeyboard API: the page lays itself out from the geometry.
     "vk-form": (f"<form>{FIELDS}{TARGET}</form>",
                 "<style>body { padding-bottom: env(keyboard-inset-height, 0px) }"
@@ -151,7 +154,8 @@ PROBE = r"""<script>
           else target().focus({ preventScroll: true });
         }
         if (!first && c === "blur") {
-          if (frame) frame.contentWindow.postMessage({ probe: "blur" }, "*"); else target()?.blur();
+          if (frame) frame.contentWindow.postMessage({ probe: "blur" }, "*");
+          else if (window.probeBlur) window.probeBlur(); else target()?.blur();
         }
         if (!first && c && c.startsWith("go ")) { location.href = c.slice(3); return; }
       }
