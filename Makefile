@@ -166,6 +166,7 @@ install: $(addprefix $(RELEASE)/,$(PROGRAMS)) libinsetd
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/examples
 	sed -e 's|/usr/share/doc/insetd/|$(DOCDIR)/|g' systemd/websocket.conf > $(DESTDIR)$(DOCDIR)/examples/websocket.conf
 	chmod 0644 $(DESTDIR)$(DOCDIR)/examples/websocket.conf
+	$(MAKE) -s install-chromium-extension
 	@echo "installed; next: systemd-sysusers && systemctl daemon-reload && systemctl enable --now insetd.socket"
 
 # Debian packages, with Debian's tools (debian/: debhelper compat 13, dh). The
@@ -212,6 +213,8 @@ uninstall:
 	rm -f $(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(DOCDIR)/LICENSE $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
 	rm -f $(DESTDIR)$(DOCDIR)/examples/websocket.conf
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
+	rm -rf $(DESTDIR)$(EXTENSIONDIR)
+	-rmdir $(DESTDIR)$(PREFIX)/share/insetd 2>/dev/null
 	@echo "uninstalled; $(SYSCONFDIR)/insetd/insetd.yaml is kept"
 
 # Regenerates the committed man pages (all but insetd.yaml.5) and the completions
@@ -250,3 +253,14 @@ check-install:
 
 clean:
 	rm -rf $(SCRATCH)/release $(LIB_BUILD) .build-deb
+
+# The Chromium extension (docs/WEB.md, "The Chromium extension"): its files and
+# the page library it runs, web/insetd.js (one copy in the tree, installed
+# beside the extension's modules that import it).
+EXTENSIONDIR ?= $(PREFIX)/share/insetd/chromium-extension
+EXTENSION_FILES = $(wildcard web/chromium-extension/*.js web/chromium-extension/*.json) web/insetd.js
+.PHONY: install-chromium-extension
+install-chromium-extension:
+	$(INSTALL) -d $(DESTDIR)$(EXTENSIONDIR)
+	$(INSTALL) -m 0644 $(EXTENSION_FILES) $(DESTDIR)$(EXTENSIONDIR)/
+DEB_SOURCES += web
