@@ -134,10 +134,12 @@ void InsetdInputContext::report()
     }
     if (m_focused && m_focused != scroller)
         blur();
-    describe(scroller);
     const QRectF field = scroller->fieldRect(m_field);
+    // Nothing new (Qt restates its queries at every key): nothing is sent, so
+    // not even the typing's rhythm reaches insetd.
     if (scroller == m_focused && field == m_lastField)
         return;
+    describe(scroller);
     m_focused = scroller;
     m_lastField = field;
     insetd_focus(m_ctx, scroller->name().toUtf8().constData(), {field.x(), field.y(), field.width(), field.height()});
