@@ -264,3 +264,27 @@ install-chromium-extension:
 	$(INSTALL) -d $(DESTDIR)$(EXTENSIONDIR)
 	$(INSTALL) -m 0644 $(EXTENSION_FILES) $(DESTDIR)$(EXTENSIONDIR)/
 DEB_SOURCES += web
+
+# The Qt input context plugin (qt/imcontext, docs/QT.md): QT_IM_MODULE=insetd
+# in any Qt 6 app. Built with CMake against the system Qt (its private
+# headers: qt6-base-private-dev) and installed into Qt's own plugin directory,
+# whatever PREFIX is: Qt looks for plugins there (or in QT_PLUGIN_PATH).
+QT_IM_BUILD = .build-qt-im
+QT_PLUGINDIR ?= $(shell qtpaths6 --query QT_INSTALL_PLUGINS 2>/dev/null)
+QT_IM_PLUGIN = platforminputcontexts/libinsetdplatforminputcontextplugin.so
+DEB_SOURCES += qt/imcontext
+DEB_PACKAGES += qt6-insetd-inputcontext
+.PHONY: qt-im install-qt-im uninstall-qt-im
+
+qt-im:
+	cmake -S qt/imcontext -B $(QT_IM_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(QT_IM_BUILD) -j2
+
+install: install-qt-im
+install-qt-im: qt-im
+	@[ -n "$(QT_PLUGINDIR)" ] || { echo "install: qtpaths6 is missing (qt6-base-dev): set QT_PLUGINDIR" >&2; exit 1; }
+	$(INSTALL) -D -m 0644 $(QT_IM_BUILD)/plugins/$(QT_IM_PLUGIN) $(DESTDIR)$(QT_PLUGINDIR)/$(QT_IM_PLUGIN)
+
+uninstall: uninstall-qt-im
+uninstall-qt-im:
+	rm -f $(DESTDIR)$(QT_PLUGINDIR)/$(QT_IM_PLUGIN)
