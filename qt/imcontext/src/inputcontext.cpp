@@ -16,12 +16,11 @@ Q_LOGGING_CATEGORY(lcInsetdIm, "insetd.im", QtInfoMsg)
 static void logHandler(struct insetd *, enum insetd_log_priority priority, const char *message, void *)
 {
     // Connection state only: libinsetd never passes field contents or keys.
-    if (priority <= INSETD_LOG_ERROR)
-        qCWarning(lcInsetdIm, "%s", message);
-    else if (priority <= INSETD_LOG_INFO)
-        qCInfo(lcInsetdIm, "%s", message);
-    else
-        qCDebug(lcInsetdIm, "%s", message);
+    switch (priority) {
+    case INSETD_LOG_ERROR: qCWarning(lcInsetdIm, "%s", message); break;
+    case INSETD_LOG_INFO: qCInfo(lcInsetdIm, "%s", message); break;
+    default: qCDebug(lcInsetdIm, "%s", message); break;
+    }
 }
 
 InsetdInputContext::InsetdInputContext()
