@@ -73,7 +73,7 @@ PKG_CONFIG ?= pkg-config
 LIB_ABI = 1
 LIB_VERSION = $(LIB_ABI).0.0
 LIB_BUILD = .build-libinsetd
-LIB_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -fvisibility=hidden -D_GNU_SOURCE \
+LIB_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -fvisibility=hidden -D_GNU_SOURCE -DINSETD_SHARED \
 	-Ilibinsetd/include $(shell $(PKG_CONFIG) --cflags json-c) $(CFLAGS)
 LIB_LIBS = $(shell $(PKG_CONFIG) --libs json-c) -lm
 LIB_SO = $(LIB_BUILD)/libinsetd.so.$(LIB_VERSION)
