@@ -21,24 +21,41 @@ struct InsetdGtkView {
 	int own_margin, applied;
 	double padding, offset;
 	gint64 offset_until;
+	guint realloc_idle;
 	gboolean registered;
 	struct insetd_view_desc sent;
 };
 
-static void hold_offset(InsetdGtkView *view)
+static gboolean reallocate(gpointer data)
+{
+	InsetdGtkView *view = data;
+	view->realloc_idle = 0;
+	if (view->container)
+		gtk_widget_queue_allocate(view->container);
+	return G_SOURCE_REMOVE;
+}
+
+// Returns whether the value changed.
+static gboolean hold_offset(InsetdGtkView *view)
 {
 	if (!view->vadj || g_get_monotonic_time() > view->offset_until)
-		return;
+		return FALSE;
 	double upper = gtk_adjustment_get_upper(view->vadj), page = gtk_adjustment_get_page_size(view->vadj);
+	double before = gtk_adjustment_get_value(view->vadj);
 	gtk_adjustment_set_value(view->vadj, MIN(view->offset, MAX(0, upper - page)));
 	if (upper - page >= view->offset - 0.5)
 		view->offset_until = 0;
+	return fabs(gtk_adjustment_get_value(view->vadj) - before) >= 0.5;
 }
 
 static void on_changed(GtkAdjustment *adj, gpointer data)
 {
 	(void)adj;
-	hold_offset(data);
+	InsetdGtkView *view = data;
+	// Emitted while the viewport allocates: a value set now moves its child
+	// only at the next allocation, which is asked for here.
+	if (hold_offset(view) && !view->realloc_idle)
+		view->realloc_idle = g_idle_add_full(G_PRIORITY_HIGH_IDLE, reallocate, view, NULL);
 	insetd_gtk_schedule_update();
 }
 
@@ -73,6 +90,9 @@ InsetdGtkView *insetd_gtk_view_new(GtkWidget *container, const char *name)
 
 void insetd_gtk_view_forget(InsetdGtkView *view)
 {
+	if (view->realloc_idle)
+		g_source_remove(view->realloc_idle);
+	view->realloc_idle = 0;
 	if (view->vadj) {
 		g_signal_handler_disconnect(view->vadj, view->changed_id);
 		g_signal_handler_disconnect(view->vadj, view->value_id);
@@ -168,10 +188,18 @@ void insetd_gtk_view_apply(InsetdGtkView *view, double padding, double offset)
 	if (!view->container)
 		return;
 	view->padding = MAX(padding, 0);
+	int before = view->applied;
 	insetd_gtk_view_clamp(view);
 	if (view->vadj && fabs(offset - gtk_adjustment_get_value(view->vadj)) >= 0.5) {
 		view->offset = offset;
 		view->offset_until = g_get_monotonic_time() + OFFSET_HOLD_US;
+		// The padding grows the content at the next allocation: its range
+		// grows now, so that padding and scroll land in the same frame.
+		GtkAdjustment *a = view->vadj;
+		double upper = gtk_adjustment_get_upper(a) + (view->applied - before);
+		gtk_adjustment_configure(a, MIN(offset, MAX(0, upper - gtk_adjustment_get_page_size(a))),
+					 gtk_adjustment_get_lower(a), upper, gtk_adjustment_get_step_increment(a),
+					 gtk_adjustment_get_page_increment(a), gtk_adjustment_get_page_size(a));
 		hold_offset(view);
 	}
 }

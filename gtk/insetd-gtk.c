@@ -153,7 +153,12 @@ static struct insetd_rect field_rect(InsetdGtkView *view, GtkWidget *widget)
 {
 	graphene_rect_t b;
 	GtkWidget *container = insetd_gtk_view_container(view);
-	if (!gtk_widget_compute_bounds(widget, container, &b))
+	// The field the user sees: the GtkEntry or Adw.EntryRow around the
+	// GtkText that has the input focus, frame and all.
+	GtkWidget *parent = gtk_widget_get_parent(widget);
+	GtkWidget *editable = parent ? gtk_widget_get_ancestor(parent, GTK_TYPE_EDITABLE) : NULL;
+	GtkWidget *field = editable && gtk_widget_is_ancestor(editable, container) ? editable : widget;
+	if (!gtk_widget_compute_bounds(field, container, &b))
 		return (struct insetd_rect){0, 0, 0, 0};
 	double height = gtk_widget_get_height(container);
 	if (L.has_cursor && b.size.height > height / 2) {

@@ -7,7 +7,8 @@ form: 15 labelled entries in a Gtk.ScrolledWindow, the last one focused;
 chat: messages in a Gtk.ScrolledWindow, the entry below it at the window's
 bottom; adw: an Adw.PreferencesPage of Adw.EntryRow. The window first focuses
 a button (so sway 1.7 tells GTK nothing of text input: no OSK by itself), then
-focuses the bottom field and takes the focus away every PERIOD seconds.
+focuses the bottom field and takes the focus away every PERIOD seconds,
+starting 1 s after its first frame at full size.
 
 Test code, not the module's: it logs every frame it draws (GdkFrameClock
 after-paint) as scripts/osk/frame-judge reads them,
@@ -100,21 +101,29 @@ def activate(app):
     win.connect("map", mapped)
     field.connect("changed", lambda e: print("insetd-text " + e.get_text(), flush=True))
     win.set_focus(done)
-    steps = []
-    for i in range(CYCLES):
-        steps += [("focus", 2.0 + 2 * i * PERIOD), ("blur", 2.0 + (2 * i + 1) * PERIOD)]
+    # The steps start once the window is on the screen at its size (a slow
+    # start on a busy machine must not eat the first focus).
+    steps = [("focus" if i % 2 == 0 else "blur") for i in range(2 * CYCLES)]
 
-    def step(kind):
-        if kind == "focus":
+    def step(i):
+        if i == len(steps):
+            app.quit()
+            return False
+        if steps[i] == "focus":
             field.grab_focus()
         else:
             win.set_focus(done)
-        print(f"insetd-cycle {kind} {now_ms()}", flush=True)
+        print(f"insetd-cycle {steps[i]} {now_ms()}", flush=True)
+        GLib.timeout_add(int((PERIOD if i + 1 < len(steps) else 1.5) * 1000), step, i + 1)
         return False
 
-    for kind, at in steps:
-        GLib.timeout_add(int(at * 1000), step, kind)
-    GLib.timeout_add(int((2.0 + 2 * CYCLES * PERIOD + 1.5) * 1000), app.quit)
+    def first_frame(clock):
+        if win.get_height() >= 400 and not started:
+            started.append(True)
+            GLib.timeout_add(1000, step, 0)
+
+    started = []
+    win.connect("map", lambda *_: win.get_frame_clock().connect("after-paint", first_frame))
     if FULLSCREEN:
         win.fullscreen()
     win.present()
