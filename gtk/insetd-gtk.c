@@ -226,10 +226,10 @@ static void forget_window(void)
 
 static void track_window(GtkWidget *widget)
 {
+	// The toplevel's surface, not a popover's the field may sit in.
 	GtkRoot *root = gtk_widget_get_root(widget);
-	GtkNative *native = gtk_widget_get_native(widget);
-	GdkSurface *surface = native ? gtk_native_get_surface(native) : NULL;
-	if (!GTK_IS_WINDOW(root) || !surface)
+	GdkSurface *surface = GTK_IS_WINDOW(root) ? gtk_native_get_surface(GTK_NATIVE(root)) : NULL;
+	if (!surface)
 		return;
 	if (L.window == GTK_WIDGET(root) && L.surface == surface)
 		return;

@@ -13,7 +13,7 @@ starting 1 s after its first frame at full size.
 Test code, not the module's: it logs every frame it draws (GdkFrameClock
 after-paint) as scripts/osk/frame-judge reads them,
 `insetd-frame [t ms, window height, extra bottom margin, scroll value, field bottom]`,
-each step as `insetd-cycle focus|blur T`, and the field's text (what a test
+each step as `insetd-cycle focus|blur T`, the input-method modules as `insetd-im`, and the field's text (what a test
 types) as `insetd-text TEXT`.
 """
 import json
@@ -80,6 +80,12 @@ def build(win):
 
 
 def activate(app):
+    # The input-method modules GTK loaded, highest priority first: GTK's
+    # choice when neither GTK_IM_MODULE nor the gtk-im-module setting names one.
+    from gi.repository import Gio
+    point = Gio.IOExtensionPoint.lookup("gtk-im-module")
+    print("insetd-im " + json.dumps([[e.get_name(), e.get_priority()] for e in point.get_extensions()]
+                                    + [["setting", Gtk.Settings.get_default().props.gtk_im_module]]), flush=True)
     win = (Adw.ApplicationWindow if LAYOUT == "adw" else Gtk.ApplicationWindow)(application=app, title="gtk-app")
     field, sw, done = build(win)
     adj = sw.get_vadjustment()
