@@ -7,8 +7,8 @@ form: 15 labelled entries in a Gtk.ScrolledWindow, the last one focused;
 chat: messages in a Gtk.ScrolledWindow, the entry below it at the window's
 bottom; adw: an Adw.PreferencesPage of Adw.EntryRow. The window first focuses
 a button (so sway 1.7 tells GTK nothing of text input: no OSK by itself), then
-focuses the bottom field and takes the focus away every PERIOD seconds,
-starting 1 s after its first frame at full size.
+focuses the bottom field and takes the focus away, each held PERIOD seconds
+after the keyboard came (or went), starting 0.8 s after its first frame.
 
 Test code, not the module's: it logs every frame it draws (GdkFrameClock
 after-paint) as scripts/osk/frame-judge reads them,
@@ -111,6 +111,12 @@ def activate(app):
     # start on a busy machine must not eat the first focus).
     steps = [("focus" if i % 2 == 0 else "blur") for i in range(2 * CYCLES)]
 
+    full_height = [0]
+
+    def keyboard_seen():
+        # The window shrunk for the keyboard, or (full screen) padded for it.
+        return win.get_height() < full_height[0] or any(w.get_margin_bottom() != own[id(w)] for w in padded)
+
     def step(i):
         if i == len(steps):
             app.quit()
@@ -120,13 +126,29 @@ def activate(app):
         else:
             win.set_focus(done)
         print(f"insetd-cycle {steps[i]} {now_ms()}", flush=True)
-        GLib.timeout_add(int((PERIOD if i + 1 < len(steps) else 1.5) * 1000), step, i + 1)
+        if i + 1 == len(steps):
+            GLib.timeout_add(1200, step, i + 1)
+            return False
+        # Each step is held PERIOD seconds once the keyboard has come (after a
+        # focus) or gone (after a blur), at most 4 s more: a starved machine
+        # shows the keyboard late, and a late keyboard is no wrong frame.
+        started_at = time.monotonic()
+
+        def wait():
+            settled = keyboard_seen() if steps[i] == "focus" else not keyboard_seen()
+            if settled or time.monotonic() - started_at > 4:
+                GLib.timeout_add(int(PERIOD * 1000), step, i + 1)
+                return False
+            return True
+
+        GLib.timeout_add(50, wait)
         return False
 
     def first_frame(clock):
         if win.get_height() >= 400 and not started:
             started.append(True)
-            GLib.timeout_add(1000, step, 0)
+            full_height[0] = win.get_height()
+            GLib.timeout_add(800, step, 0)
 
     started = []
     win.connect("map", lambda *_: win.get_frame_clock().connect("after-paint", first_frame))
