@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """A stock GTK4 / libadwaita app with no insetd code, for scripts/gtk-test.
 
-  gtk-app.py form|chat|adw [--fullscreen] [--cycles N] [--period S]
+  gtk-app.py form|chat|adw [--fullscreen] [--cycles N] [--period S] [--max-wait S]
 
 form: 15 labelled entries in a Gtk.ScrolledWindow, the last one focused;
 chat: messages in a Gtk.ScrolledWindow, the entry below it at the window's
@@ -29,7 +29,8 @@ args = sys.argv[1:]
 LAYOUT = args[0]
 FULLSCREEN = "--fullscreen" in args
 CYCLES = int(args[args.index("--cycles") + 1]) if "--cycles" in args else 5
-PERIOD = float(args[args.index("--period") + 1]) if "--period" in args else 1.2
+PERIOD = float(args[args.index("--period") + 1]) if "--period" in args else 1.0
+MAX_WAIT = float(args[args.index("--max-wait") + 1]) if "--max-wait" in args else 4.0
 if LAYOUT == "adw":
     gi.require_version("Adw", "1")
     from gi.repository import Adw  # noqa: E402
@@ -130,13 +131,13 @@ def activate(app):
             GLib.timeout_add(1200, step, i + 1)
             return False
         # Each step is held PERIOD seconds once the keyboard has come (after a
-        # focus) or gone (after a blur), at most 4 s more: a starved machine
+        # focus) or gone (after a blur), at most MAX_WAIT s more: a starved machine
         # shows the keyboard late, and a late keyboard is no wrong frame.
         started_at = time.monotonic()
 
         def wait():
             settled = keyboard_seen() if steps[i] == "focus" else not keyboard_seen()
-            if settled or time.monotonic() - started_at > 4:
+            if settled or time.monotonic() - started_at > MAX_WAIT:
                 GLib.timeout_add(int(PERIOD * 1000), step, i + 1)
                 return False
             return True
