@@ -130,13 +130,28 @@ static gboolean on_readable(int fd, GIOCondition condition, gpointer data)
 	return G_SOURCE_CONTINUE;
 }
 
-// The connection is made at the first focus, not when GTK loads the module:
-// an app that never focuses a text field never talks to insetd. libinsetd
-// never blocks; without insetd it retries quietly and nothing is applied.
+// Where libinsetd looks for insetd (docs/CLIENTS.md), to know whether insetd
+// is there at all.
+static gboolean socket_exists(void)
+{
+	const char *env = g_getenv("INSETD_SOCKET");
+	if (env && *env)
+		return g_file_test(env, G_FILE_TEST_EXISTS);
+	g_autofree char *user = g_build_filename(g_get_user_runtime_dir(), "insetd.sock", NULL);
+	return g_file_test(user, G_FILE_TEST_EXISTS) || g_file_test("/run/insetd/insetd.sock", G_FILE_TEST_EXISTS);
+}
+
+// The connection is made at the first focus of a text field while insetd's
+// socket exists, not when GTK loads the module: an app that never focuses a
+// text field, or runs where insetd is not, never talks to insetd nor retries
+// in the background. Once made, libinsetd keeps it (never blocking; across
+// insetd's restarts it reconnects and restates everything).
 static gboolean ensure_ctx(void)
 {
 	if (L.ctx)
 		return TRUE;
+	if (!socket_exists())
+		return FALSE;
 	const char *name = g_get_prgname();
 	L.ctx = insetd_new(NULL, name && *name ? name : "gtk");
 	if (!L.ctx)
