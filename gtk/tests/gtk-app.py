@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """A stock GTK4 / libadwaita app with no insetd code, for scripts/gtk-test.
 
-  gtk-app.py form|chat|adw [--fullscreen] [--cycles N] [--period S] [--max-wait S]
+  gtk-app.py form|chat|adw|notes [--fullscreen] [--cycles N] [--period S] [--max-wait S]
 
 form: 15 labelled entries in a Gtk.ScrolledWindow, the last one focused;
+notes: a Gtk.TextView at the end of a scrolled box (run by name only);
 chat: messages in a Gtk.ScrolledWindow, the entry below it at the window's
 bottom; adw: an Adw.PreferencesPage of Adw.EntryRow. The window first focuses
 a button (so sway 1.7 tells GTK nothing of text input: no OSK by itself), then
@@ -54,6 +55,19 @@ def build(win):
         page.add(group)
         win.set_content(page)
         return rows[-1], page.get_first_child(), done
+    if LAYOUT == "notes":
+        # A held-out shape: a GtkTextView at the end of a scrolled box.
+        box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=12, margin_top=12, margin_start=12)
+        box.append(done)
+        for i in range(24):
+            box.append(Gtk.Label(label=f"line {i}", xalign=0))
+        view = Gtk.TextView(height_request=60, margin_end=12, margin_bottom=8)
+        box.append(view)
+        sw = Gtk.ScrolledWindow(vexpand=True, child=box)
+        win.set_child(sw)
+        view.get_buffer().connect("changed", lambda b: print("insetd-text " + b.get_text(
+            b.get_start_iter(), b.get_end_iter(), False), flush=True))
+        return view, sw, done
     if LAYOUT == "chat":
         messages = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=12, margin_top=12, margin_start=12)
         messages.append(done)
@@ -106,7 +120,8 @@ def activate(app):
         win.get_frame_clock().connect("after-paint", after_paint)
 
     win.connect("map", mapped)
-    field.connect("changed", lambda e: print("insetd-text " + e.get_text(), flush=True))
+    if isinstance(field, Gtk.Editable):
+        field.connect("changed", lambda e: print("insetd-text " + e.get_text(), flush=True))
     win.set_focus(done)
     # The steps start once the window is on the screen at its size (a slow
     # start on a busy machine must not eat the first focus).
