@@ -331,10 +331,11 @@ static gboolean send_blur(gpointer data)
 }
 
 // Held to the end of this main-loop turn: GTK takes the focus from one field
-// before giving it to the next.
+// before giving it to the next. A focused field already destroyed (L.focused
+// cleared) is blurred by its context's last word.
 void insetd_gtk_blur(GtkWidget *widget)
 {
-	if (widget != L.focused || L.blur_idle)
+	if ((L.focused && widget != L.focused) || !L.focused_view || L.blur_idle)
 		return;
 	L.blur_idle = g_idle_add_full(G_PRIORITY_HIGH_IDLE, send_blur, NULL, NULL);
 }
