@@ -324,8 +324,15 @@ static gboolean send_blur(gpointer data)
 {
 	(void)data;
 	L.blur_idle = 0;
-	if (L.ctx && L.focused_view)
+	if (L.ctx && L.focused_view) {
 		insetd_blur(L.ctx, insetd_gtk_view_name(L.focused_view));
+		// The blur hides the keyboard (insetd tells the OSK at once): the
+		// padding goes now, in the app's next frame, not after insetd's
+		// answer, which a busy app may read after the keyboard is gone.
+		// Less padding than the keyboard covers is never a wrong frame, and
+		// no field of this view needs it now.
+		insetd_gtk_view_restore(L.focused_view);
+	}
 	forget_focused();
 	return G_SOURCE_REMOVE;
 }
