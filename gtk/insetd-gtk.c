@@ -27,6 +27,7 @@ static struct {
 	GdkSurface *surface;
 	gulong layout_id;
 	int win_w, win_h;
+	int unshrunk_h; /* the window's height while no keyboard was shown */
 	struct insetd_rect sent_window;
 	gboolean kb_visible;
 	struct insetd_rect kb;
@@ -43,10 +44,13 @@ static void log_handler(struct insetd *ctx, enum insetd_log_priority priority, c
 }
 
 /* The keyboard's part over the view now: the keyboard in the window as it
- * is at this frame (a shrink insetd has not heard of yet counts). */
+ * is at this frame (a shrink insetd has not heard of yet counts). A window
+ * the compositor shrank while the keyboard is shown was shrunk for its
+ * exclusive zone: the keyboard is below it, wherever insetd still places it
+ * (the configured frame of a first show whose real frame is late). */
 double insetd_gtk_covered(InsetdGtkView *view)
 {
-	if (!L.kb_visible || !L.window || L.win_h <= 0)
+	if (!L.kb_visible || !L.window || L.win_h <= 0 || L.win_h < L.unshrunk_h)
 		return 0;
 	graphene_rect_t frame;
 	if (!insetd_gtk_view_frame(view, L.window, &frame))
@@ -223,6 +227,8 @@ static void on_layout(GdkSurface *surface, int width, int height, gpointer data)
 		return;
 	L.win_w = width;
 	L.win_h = height;
+	if (!L.kb_visible)
+		L.unshrunk_h = height;
 	clamp_all();
 	insetd_gtk_schedule_update();
 }
@@ -256,6 +262,7 @@ static void track_window(GtkWidget *widget)
 	L.layout_id = g_signal_connect(surface, "layout", G_CALLBACK(on_layout), NULL);
 	L.win_w = gdk_surface_get_width(surface);
 	L.win_h = gdk_surface_get_height(surface);
+	L.unshrunk_h = L.kb_visible ? 0 : L.win_h;
 }
 
 static void on_view_gone(gpointer data, GObject *container)
