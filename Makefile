@@ -288,3 +288,45 @@ install-qt-im: qt-im
 uninstall: uninstall-qt-im
 uninstall-qt-im:
 	rm -f $(DESTDIR)$(QT_PLUGINDIR)/$(QT_IM_PLUGIN)
+
+# The GTK4 input-method module (gtk/, docs/GTK.md): one GIO module on GTK4 and
+# libinsetd, installed into GTK's own immodules directory (where every GTK4 app
+# looks, whatever PREFIX is; GTK_IMMODULEDIR overrides it). Built and installed
+# only where GTK4's development files are (pkg-config gtk4).
+HAVE_GTK4 := $(shell $(PKG_CONFIG) --exists gtk4 && echo 1)
+GTK_IMMODULEDIR ?= $(shell $(PKG_CONFIG) --variable=libdir gtk4)/gtk-4.0/4.0.0/immodules
+GTK_BUILD = .build-gtk
+GTK_IM_SO = $(GTK_BUILD)/4.0.0/immodules/libim-insetd.so
+GTK_SRCS = gtk/insetd-im-module.c gtk/insetd-gtk.c gtk/insetd-gtk-view.c
+GTK_HDRS = gtk/insetd-gtk.h gtk/insetd-gtk-view.h
+DOCS += docs/GTK.md
+DEB_PACKAGES += insetd-gtk4-im
+DEB_SOURCES += gtk
+
+.PHONY: gtk-im install-gtk-im uninstall-gtk-im
+all: gtk-im
+install: install-gtk-im
+uninstall: uninstall-gtk-im
+
+ifeq ($(HAVE_GTK4),1)
+gtk-im: $(GTK_IM_SO)
+else
+gtk-im:
+	@echo "gtk-im: skipped (no gtk4 pkg-config file: apt-get install libgtk-4-dev)"
+endif
+
+# GTK_PATH=$(GTK_BUILD) makes GTK load this build (scripts/gtk-test).
+$(GTK_IM_SO): $(GTK_SRCS) $(GTK_HDRS) $(LIB_SO)
+	mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -fvisibility=hidden -D_GNU_SOURCE \
+	    -Ilibinsetd/include $(shell $(PKG_CONFIG) --cflags gtk4) $(CFLAGS) \
+	    -shared -Wl,--no-undefined $(LDFLAGS) -o $@ $(GTK_SRCS) \
+	    -L$(LIB_BUILD) -linsetd $(shell $(PKG_CONFIG) --libs gtk4) -lm
+
+install-gtk-im: gtk-im
+ifeq ($(HAVE_GTK4),1)
+	$(INSTALL) -D -m 0644 $(GTK_IM_SO) $(DESTDIR)$(GTK_IMMODULEDIR)/libim-insetd.so
+endif
+
+uninstall-gtk-im:
+	rm -f $(DESTDIR)$(GTK_IMMODULEDIR)/libim-insetd.so
