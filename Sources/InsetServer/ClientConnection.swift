@@ -74,7 +74,7 @@ package final class ClientConnection: Sendable {
     }
 
     init(
-        id: ClientID, peer: SessionPeer, transport: SessionTransport = .unixSocket, channel: any Channel,
+        id: ClientID, peer: SessionPeer, transport: SessionTransport, channel: any Channel,
         socket: ConnectedSocket? = nil, capacity: Int, pendingFlushes: PendingFlushes, logger: Logger
     ) {
         self.id = id

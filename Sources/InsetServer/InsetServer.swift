@@ -147,7 +147,8 @@ package final class InsetServer: Service, Sendable {
         Self.connectionBootstrap(group: group)
             .channelInitializer { [self] channel in
                 Self.credentials(of: channel).flatMapThrowing { peer in
-                    try self.accept(channel, peer: .local(peer), socket: ConnectedSocket(descriptor: fd))
+                    try self.accept(
+                        channel, peer: .local(peer), transport: .unixSocket, socket: ConnectedSocket(descriptor: fd))
                 }
             }
             .withConnectedSocket(fd).map { _ in }
@@ -177,7 +178,7 @@ package final class InsetServer: Service, Sendable {
     /// on `transport` (which adds the session's handler and frames its messages).
     /// `socket`: the connection's descriptor, when insetd accepted it itself.
     func accept(
-        _ channel: any Channel, peer: SessionPeer, transport: SessionTransport = .unixSocket, socket: ConnectedSocket? = nil
+        _ channel: any Channel, peer: SessionPeer, transport: SessionTransport, socket: ConnectedSocket? = nil
     ) throws {
         let key = transport.admissionKey(peer)
         if let refusal = admission.admit(key) {

@@ -83,7 +83,7 @@ final class RefusingHandler: ChannelInboundHandler, Sendable {
     let reason: String
     let transport: SessionTransport
 
-    init(reason: String, transport: SessionTransport = .unixSocket) {
+    init(reason: String, transport: SessionTransport) {
         self.reason = reason
         self.transport = transport
     }

@@ -11,7 +11,7 @@ import Testing
 @Suite struct ClientRegistryTests {
     static func connection(_ id: String, on channel: EmbeddedChannel) -> ClientConnection {
         ClientConnection(
-            id: ClientID(id), peer: .local(nil), channel: channel, capacity: 8,
+            id: ClientID(id), peer: .local(nil), transport: .unixSocket, channel: channel, capacity: 8,
             pendingFlushes: PendingFlushes(eventLoop: channel.eventLoop), logger: Logger(label: "test"))
     }
 
