@@ -170,7 +170,7 @@ let package = Package(
         .testTarget(
             name: "InsetServerTests",
             dependencies: [
-                "InsetServer", "InsetProtocol", "InputTestbed", .product(name: "NIOCore", package: "swift-nio"),
+                "InsetServer", "InsetProtocol", "InsetSocket", "InputTestbed", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

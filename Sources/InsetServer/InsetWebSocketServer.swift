@@ -1,5 +1,6 @@
 import Glibc
 import InsetProtocol
+import InsetSocket
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -65,7 +66,7 @@ package final class InsetWebSocketServer: Service, Sendable {
         let listener: Int32
         let port: Int
         do {
-            (listener, port) = try TCPListener.open(host: configuration.host, port: configuration.port)
+            (listener, port) = try TCPSocket.listen(host: configuration.host, port: configuration.port)
         } catch {
             throw WebSocketListenError(host: configuration.host, port: configuration.port, cause: error)
         }
@@ -166,7 +167,7 @@ package struct WebSocketListenError: Error, CustomStringConvertible {
     }
 
     /// The failed system call's errno, when the cause carries one.
-    package var errno: Int32? { (cause as? IOError)?.errnoCode }
+    package var errno: Int32? { (cause as? TCPSocketError)?.errno }
 
     /// Whether starting again cannot help: insetd's sandbox allows it no IP
     /// sockets, or the port needs a privilege it lacks. Anything else may pass:

@@ -1,6 +1,6 @@
 import Glibc
 import InsetServer
-import NIOCore
+import InsetSocket
 import Testing
 
 @testable import InsetDaemon
@@ -21,7 +21,7 @@ import Testing
         (EADDRINUSE, "bind", Int32(1), "another program listens on that port"),
     ])
     func failures(errno: Int32, call: String, status: Int32, advice: String) {
-        let error = WebSocketListenError(host: "127.0.0.1", port: 8099, cause: IOError(errnoCode: errno, reason: call))
+        let error = WebSocketListenError(host: "127.0.0.1", port: 8099, cause: TCPSocketError(operation: call, host: "127.0.0.1", port: 8099, errno: errno))
         #expect(Daemon.exitStatus(for: error) == status)
         let line = "\(error)"
         #expect(line.hasPrefix("cannot listen for WebSockets on 127.0.0.1:8099: \(String(cString: strerror(errno))) (errno \(errno)) ("))
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func anIPv6AddressIsBracketed() {
-        let error = WebSocketListenError(host: "::1", port: 8099, cause: IOError(errnoCode: EADDRINUSE, reason: "bind"))
+        let error = WebSocketListenError(host: "::1", port: 8099, cause: TCPSocketError(operation: "bind", host: "::1", port: 8099, errno: EADDRINUSE))
         #expect("\(error)".hasPrefix("cannot listen for WebSockets on [::1]:8099: "))
     }
 

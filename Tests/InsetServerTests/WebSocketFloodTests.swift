@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import InputTestbed
+import InsetSocket
 import Testing
 
 /// What any local program can do to the WebSocket's TCP port must not stop
@@ -128,21 +129,7 @@ import Testing
         #expect(served.received.hasPrefix("HTTP/1.1 200"))
     }
 
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    static func freePort() throws -> Int { try TCPSocket.freeLoopbackPort() }
 
     /// Runs argv[1:] with descriptor limits of 1024 (soft and hard), as a
     /// service without LimitNOFILE= gets, and none of this process's descriptors.
@@ -169,15 +156,7 @@ final class TCPPeer: @unchecked Sendable {
     private(set) var received = ""
 
     init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { close(fd); throw POSIXError(.ECONNREFUSED) }
+        fd = try TCPSocket.connect(port: port)
     }
 
     deinit { close(fd) }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import InsetCore
 import InputTestbed
+import InsetSocket
 import InsetProtocol
 import Testing
 
@@ -267,18 +268,10 @@ final class PageClient: @unchecked Sendable {
     /// Connects to 127.0.0.1:`port` and upgrades with RFC 6455's sample key,
     /// as a page of `origin` when one is given.
     static func connect(port: Int, origin: String? = nil) async throws -> PageClient {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = try TCPSocket.connect(port: port)
         let page = PageClient(fd: fd)
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         page.write(Array(
             ("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                 + (origin.map { "Origin: \($0)\r\n" } ?? "")

@@ -1,4 +1,5 @@
 import Glibc
+import InsetSocket
 
 /// The harness's side of insetd's WebSocket (RFC 6455), as little as a client
 /// needs: the upgrade, masked text frames out, unmasked frames in. Written
@@ -7,23 +8,14 @@ import Glibc
 enum WebSocketHandshake {
     /// Connects to 127.0.0.1:`port` and completes the upgrade (blocking).
     static func connect(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw HarnessError("socket: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        let fd: Int32
+        do {
+            fd = try TCPSocket.connect(port: port)
+        } catch {
+            throw HarnessError("connect to the WebSocket: \(error)")
+        }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw HarnessError("connect to the WebSocket on port \(port): errno \(errno)")
-        }
         let request =
             "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
@@ -100,16 +92,5 @@ extension DaemonUnderTest {
 
 /// A loopback TCP port nothing listens on right now (bound to port 0, then released).
 func freeLoopbackPort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-            bind(fd, pointer, length) == 0 ? getsockname(fd, pointer, &length) : -1
-        }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
+    (try? TCPSocket.freeLoopbackPort()) ?? 0
 }
