@@ -3,11 +3,16 @@
 // caller could then run any code in the Shell). This exports exactly what
 // insetd-osk needs on the session bus, as org.insetd.Shell1 at
 // /org/insetd/Shell1: Show and Hide, whether the keyboard is on the screen,
-// its frame, and the focused window's frame as drawn (the Shell slides a
-// window up under the keyboard: a slid window is moved, not covered). It
-// reports and obeys; insetd decides. Nothing typed passes through it.
+// its frame, and the focused window's frame as drawn. It reports and obeys;
+// insetd decides. Nothing typed passes through it.
+//
+// While it is enabled the Shell does not slide the focused window up when
+// the text cursor is under the keyboard: insetd's clients make room for the
+// keyboard themselves (padding, scrolling), and a slide on top of that counts
+// the keyboard twice (the window moved up by its height and padded by it).
 const { Gio, GLib } = imports.gi;
 const Main = imports.ui.main;
+const KeyboardUI = imports.ui.keyboard;
 
 const IFACE = `<node><interface name="org.insetd.Shell1">
   <method name="Show"/>
@@ -27,6 +32,12 @@ class InsetdShell {
     }
 
     enable() {
+        const setFocusWindow = KeyboardUI.Keyboard.prototype._setFocusWindow;
+        this._setFocusWindow = setFocusWindow;
+        // null: no window to slide; a window slid before still slides back.
+        KeyboardUI.Keyboard.prototype._setFocusWindow = function () {
+            setFocusWindow.call(this, null);
+        };
         this._dbus = Gio.DBusExportedObject.wrapJSObject(IFACE, this);
         this._dbus.export(Gio.DBus.session, '/org/insetd/Shell1');
         this._name = Gio.bus_own_name_on_connection(Gio.DBus.session, 'org.insetd.Shell1',
@@ -42,6 +53,7 @@ class InsetdShell {
     }
 
     disable() {
+        KeyboardUI.Keyboard.prototype._setFocusWindow = this._setFocusWindow;
         for (const [object, id] of this._signals)
             object.disconnect(id);
         this._signals = [];

@@ -142,7 +142,5 @@ def png_to_ppm(data):
                 pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
         previous = line
-        if bpp == 4:
-            del line[3::4]
-        out += line
+        out += line if bpp == 3 else bytes(v for i, v in enumerate(line) if i % 4 != 3)
     return b"P6\n%d %d\n255\n" % (width, height) + bytes(out)
