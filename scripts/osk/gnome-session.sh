@@ -44,7 +44,7 @@ shell=$!
 i=0
 while ! busctl --user get-property org.insetd.Shell1 /org/insetd/Shell1 org.insetd.Shell1 Ready 2>/dev/null \
         | grep -q true; do
-    i=$((i + 1)); [ $i -lt 400 ] || { echo "gnome-shell did not start" >&2; kill $shell $sysbus; exit 1; }
+    i=$((i + 1)); [ $i -lt 800 ] || { echo "gnome-shell did not start" >&2; kill $shell $sysbus; exit 1; }
     sleep 0.05
 done
 {
