@@ -75,7 +75,7 @@ PKG_CONFIG ?= pkg-config
 LIB_ABI = 1
 LIB_VERSION = $(LIB_ABI).0.0
 LIB_BUILD = .build-libinsetd
-LIB_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -fvisibility=hidden -D_GNU_SOURCE \
+LIB_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -fvisibility=hidden -D_GNU_SOURCE -DINSETD_SHARED \
 	-Ilibinsetd/include $(shell $(PKG_CONFIG) --cflags json-c) $(CFLAGS)
 LIB_LIBS = $(shell $(PKG_CONFIG) --libs json-c) -lm
 LIB_SO = $(LIB_BUILD)/libinsetd.so.$(LIB_VERSION)
@@ -171,6 +171,7 @@ install: $(addprefix $(RELEASE)/,$(PROGRAMS)) libinsetd
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/examples
 	sed -e 's|/usr/share/doc/insetd/|$(DOCDIR)/|g' systemd/websocket.conf > $(DESTDIR)$(DOCDIR)/examples/websocket.conf
 	chmod 0644 $(DESTDIR)$(DOCDIR)/examples/websocket.conf
+	$(MAKE) -s install-chromium-extension
 	@echo "installed; next: systemd-sysusers && systemctl daemon-reload && systemctl enable --now insetd.socket"
 
 # Debian packages, with Debian's tools (debian/: debhelper compat 13, dh). The
@@ -219,6 +220,8 @@ uninstall:
 	rm -f $(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(DOCDIR)/LICENSE $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
 	rm -f $(DESTDIR)$(DOCDIR)/examples/websocket.conf
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
+	rm -rf $(DESTDIR)$(EXTENSIONDIR)
+	-rmdir $(DESTDIR)$(PREFIX)/share/insetd 2>/dev/null
 	@echo "uninstalled; $(SYSCONFDIR)/insetd/insetd.yaml is kept"
 
 # Regenerates the committed man pages (all but insetd.yaml.5) and the completions
@@ -257,3 +260,80 @@ check-install:
 
 clean:
 	rm -rf $(SCRATCH)/release $(LIB_BUILD) .build-deb
+
+# The Chromium extension (docs/WEB.md, "The Chromium extension"): its files and
+# the page library it runs, web/insetd.js (one copy in the tree, installed
+# beside the extension's modules that import it).
+EXTENSIONDIR ?= $(PREFIX)/share/insetd/chromium-extension
+EXTENSION_FILES = $(wildcard web/chromium-extension/*.js web/chromium-extension/*.json) web/insetd.js
+.PHONY: install-chromium-extension
+install-chromium-extension:
+	$(INSTALL) -d $(DESTDIR)$(EXTENSIONDIR)
+	$(INSTALL) -m 0644 $(EXTENSION_FILES) $(DESTDIR)$(EXTENSIONDIR)/
+DEB_SOURCES += web
+
+# The Qt input context plugin (qt/imcontext, docs/QT.md): QT_IM_MODULE=insetd
+# in any Qt 6 app. Built with CMake against the system Qt (its private
+# headers: qt6-base-private-dev) and installed into Qt's own plugin directory,
+# whatever PREFIX is: Qt looks for plugins there (or in QT_PLUGIN_PATH).
+QT_IM_BUILD = .build-qt-im
+QT_PLUGINDIR ?= $(shell qtpaths6 --query QT_INSTALL_PLUGINS 2>/dev/null)
+QT_IM_PLUGIN = platforminputcontexts/libinsetdplatforminputcontextplugin.so
+DEB_SOURCES += qt/imcontext
+DEB_PACKAGES += qt6-insetd-inputcontext
+.PHONY: qt-im install-qt-im uninstall-qt-im
+
+qt-im:
+	cmake -S qt/imcontext -B $(QT_IM_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(QT_IM_BUILD) -j2
+
+install: install-qt-im
+install-qt-im: qt-im
+	@[ -n "$(QT_PLUGINDIR)" ] || { echo "install: qtpaths6 is missing (qt6-base-dev): set QT_PLUGINDIR" >&2; exit 1; }
+	$(INSTALL) -D -m 0644 $(QT_IM_BUILD)/plugins/$(QT_IM_PLUGIN) $(DESTDIR)$(QT_PLUGINDIR)/$(QT_IM_PLUGIN)
+
+uninstall: uninstall-qt-im
+uninstall-qt-im:
+	rm -f $(DESTDIR)$(QT_PLUGINDIR)/$(QT_IM_PLUGIN)
+
+# The GTK4 input-method module (gtk/, docs/GTK.md): one GIO module on GTK4 and
+# libinsetd, installed into GTK's own immodules directory (where every GTK4 app
+# looks, whatever PREFIX is; GTK_IMMODULEDIR overrides it). Built and installed
+# only where GTK4's development files are (pkg-config gtk4).
+HAVE_GTK4 := $(shell $(PKG_CONFIG) --exists gtk4 && echo 1)
+GTK_IMMODULEDIR ?= $(shell $(PKG_CONFIG) --variable=libdir gtk4)/gtk-4.0/4.0.0/immodules
+GTK_BUILD = .build-gtk
+GTK_IM_SO = $(GTK_BUILD)/4.0.0/immodules/libim-insetd.so
+GTK_SRCS = gtk/insetd-im-module.c gtk/insetd-gtk.c gtk/insetd-gtk-view.c
+GTK_HDRS = gtk/insetd-gtk.h gtk/insetd-gtk-view.h
+DOCS += docs/GTK.md
+DEB_PACKAGES += insetd-gtk4-im
+DEB_SOURCES += gtk
+
+.PHONY: gtk-im install-gtk-im uninstall-gtk-im
+all: gtk-im
+install: install-gtk-im
+uninstall: uninstall-gtk-im
+
+ifeq ($(HAVE_GTK4),1)
+gtk-im: $(GTK_IM_SO)
+else
+gtk-im:
+	@echo "gtk-im: skipped (no gtk4 pkg-config file: apt-get install libgtk-4-dev)"
+endif
+
+# GTK_PATH=$(GTK_BUILD) makes GTK load this build (scripts/gtk-test).
+$(GTK_IM_SO): $(GTK_SRCS) $(GTK_HDRS) $(LIB_SO)
+	mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -fvisibility=hidden -D_GNU_SOURCE \
+	    -Ilibinsetd/include $(shell $(PKG_CONFIG) --cflags gtk4) $(CFLAGS) \
+	    -shared -Wl,--no-undefined $(LDFLAGS) -o $@ $(GTK_SRCS) \
+	    -L$(LIB_BUILD) -linsetd $(shell $(PKG_CONFIG) --libs gtk4) -lm
+
+install-gtk-im: gtk-im
+ifeq ($(HAVE_GTK4),1)
+	$(INSTALL) -D -m 0644 $(GTK_IM_SO) $(DESTDIR)$(GTK_IMMODULEDIR)/libim-insetd.so
+endif
+
+uninstall-gtk-im:
+	rm -f $(DESTDIR)$(GTK_IMMODULEDIR)/libim-insetd.so

@@ -53,7 +53,9 @@ function cssCurve(curve) {
   return `cubic-bezier(${(CURVES[curve] ?? CURVES.easeInOut).join(",")})`;
 }
 
-function isEditable(element) {
+/// Whether focusing `element` calls for a keyboard (also used by the Chromium
+/// extension's content script, web/chromium-extension/).
+export function isEditable(element) {
   if (!element || element.disabled || element.readOnly) return false;
   if (element.isContentEditable) return true;
   if (element.tagName === "TEXTAREA") return true;
@@ -218,6 +220,18 @@ class View {
       this.ownPaddingBottom = element.style.paddingBottom;
       this.ownComputedPadding = parseFloat(getComputedStyle(element).paddingBottom) || 0;
     }
+    // A scroll container sized by its content box would grow by the padding
+    // instead of scrolling further: its content box gives up as much, so it
+    // keeps its size on the screen (its own height comes back with the padding).
+    if (!this.isDocument && this.extraBottom === 0 && extra > 0) {
+      const style = getComputedStyle(element);
+      this.ownHeight = element.style.height;
+      this.contentHeight = style.boxSizing === "content-box" ? parseFloat(style.height) : null;
+    }
+    if (this.contentHeight != null) {
+      element.style.height = extra > 0 ? `${Math.max(0, this.contentHeight - extra)}px` : this.ownHeight;
+      if (extra <= 0) this.contentHeight = null;
+    }
     this.extraBottom = extra;
     element.style.paddingBottom = extra > 0 ? `${this.ownComputedPadding + extra}px` : this.ownPaddingBottom;
     this.scroller.style.scrollPaddingBottom = extra > 0 ? `${extra}px` : "";
@@ -240,7 +254,7 @@ export class InsetdKeyboard extends EventTarget {
   constructor(options) {
     super();
     this.options = options;
-    this.url = options.url ?? defaultURL();
+    this.url = options.url ?? (options.socket ? null : defaultURL());
     this.boundingRect = new DOMRect(0, 0, 0, 0);
     this.connected = false;
     this.state = null; // the daemon's state snapshot from `welcome`
@@ -267,7 +281,9 @@ export class InsetdKeyboard extends EventTarget {
 
   open() {
     if (this.closed) return;
-    const socket = new WebSocket(this.url);
+    // `options.socket`: a WebSocket-like transport (the Chromium extension's,
+    // held by its service worker, where page scripts cannot reach it).
+    const socket = this.options.socket ? this.options.socket() : new WebSocket(this.url);
     this.socket = socket;
     socket.onopen = () => {
       this.send({ type: "hello", version: 1, client: this.options.name ?? "insetd.js" });
@@ -290,7 +306,7 @@ export class InsetdKeyboard extends EventTarget {
       if (this.closed) return;
       // Back off 0.25 s, 0.5 s, 1 s ... up to options.maxRetryDelay (5 s).
       const delay = Math.min(this.options.maxRetryDelay ?? 5000, 250 * 2 ** this.retry++);
-      setTimeout(() => this.open(), delay);
+      this.retryTimer = setTimeout(() => this.open(), delay);
     };
   }
 
@@ -300,6 +316,12 @@ export class InsetdKeyboard extends EventTarget {
     this.socket?.close();
     for (const view of this.views.values()) view.reset();
     this.setGeometry(null, null);
+    // Nothing of it stays behind in the page: no listener, observer or frame.
+    this.listening.abort();
+    this.resizeObserver.disconnect();
+    cancelAnimationFrame(this.pendingUpdate);
+    this.pendingUpdate = 0;
+    for (const timer of [this.doubtTimer, this.retryTimer, ...this.scrollTimers.values()]) clearTimeout(timer);
   }
 
   send(message) {
@@ -338,7 +360,8 @@ export class InsetdKeyboard extends EventTarget {
       }
       case "adjustment": {
         const view = this.views.get(message.view);
-        if (view) view.apply(message, this.safeArea.bottom, () => this.coveredOf(view));
+        // `adjust: false`: the page lays itself out (the VirtualKeyboard API).
+        if (view && this.options.adjust !== false) view.apply(message, this.safeArea.bottom, () => this.coveredOf(view));
         this.dispatchEvent(new CustomEvent("adjustment", { detail: message }));
         break;
       }
@@ -387,8 +410,8 @@ export class InsetdKeyboard extends EventTarget {
     return this.views.get(name);
   }
 
-  addElementView(element) {
-    const name = element.dataset.insetdView || element.id || `view${this.views.size}`;
+  addElementView(element, given) {
+    const name = given ?? (element.dataset.insetdView || element.id || `view${this.views.size}`);
     const view = this.addView(name, element);
     this.resizeObserver.observe(element);
     for (const child of element.children) this.resizeObserver.observe(child);
@@ -415,7 +438,7 @@ export class InsetdKeyboard extends EventTarget {
 
   /// Coalesces geometry changes into one update per view per frame.
   scheduleUpdate() {
-    if (this.pendingUpdate) return;
+    if (this.pendingUpdate || this.closed) return;
     this.pendingUpdate = requestAnimationFrame(() => {
       this.pendingUpdate = 0;
       if (!this.connected) return;
@@ -490,7 +513,7 @@ export class InsetdKeyboard extends EventTarget {
       this.lastViewport = { inner: innerHeight, outer: outerHeight, y: measured.y,
         previousY: innerOnly ? last.y : null, since: now };
       // When the doubt runs out, the page shows the keyboard as measured.
-      if (innerOnly) setTimeout(() => this.scheduleUpdate(), 210);
+      if (innerOnly) this.doubtTimer = setTimeout(() => this.scheduleUpdate(), 210);
     }
     const { previousY, since } = this.lastViewport;
     if (previousY === null || previousY === measured.y || now - since > 200) return [measured];
@@ -514,6 +537,18 @@ export class InsetdKeyboard extends EventTarget {
   }
 
   viewFor(element) {
+    // `options.viewOf(element)`: the scroller the field belongs to, registered
+    // as a view the first time (the extension's nearest scroll container).
+    const scroller = this.options.viewOf?.(element);
+    if (scroller && scroller !== document.documentElement) {
+      let view = [...this.views.values()].find((v) => v.element === scroller);
+      if (!view) {
+        view = this.addElementView(scroller, `scroller${this.views.size}`);
+        if (this.connected) this.describe(view, "register");
+      }
+      return view;
+    }
+    if (scroller) return this.views.get(DOCUMENT_VIEW);
     const host = element.closest?.("[data-insetd-view]");
     if (host) {
       for (const view of this.views.values()) if (view.element === host) return view;
@@ -535,22 +570,33 @@ export class InsetdKeyboard extends EventTarget {
     this.send({ type: "focus", view: view.name, field });
   }
 
+  /// The field lost focus (not to another field): insetd hears `blur`.
+  blur() {
+    if (!this.focused) return;
+    const view = this.focused.view;
+    this.focused = null;
+    this.send({ type: "blur", view: view.name });
+  }
+
   installListeners() {
+    this.listening = new AbortController();
+    const signal = this.listening.signal;
     this.resizeObserver = new ResizeObserver(() => this.scheduleUpdate());
     this.resizeObserver.observe(document.documentElement);
     if (document.body) this.resizeObserver.observe(document.body);
-    addEventListener("resize", () => this.scheduleUpdate());
-    visualViewport?.addEventListener("resize", () => this.scheduleUpdate());
-    document.addEventListener("focusin", (event) => {
-      if (isEditable(event.target)) this.focus(event.target);
-    });
-    document.addEventListener("focusout", (event) => {
-      // Focus moving straight to another field is one focus, not a blur and a focus.
-      if (isEditable(event.relatedTarget) || !this.focused) return;
-      const view = this.focused.view;
-      this.focused = null;
-      this.send({ type: "blur", view: view.name });
-    });
+    addEventListener("resize", () => this.scheduleUpdate(), { signal });
+    visualViewport?.addEventListener("resize", () => this.scheduleUpdate(), { signal });
+    // `focusEvents: false`: the caller reports focus itself (the extension
+    // follows fields into shadow roots and frames).
+    if (this.options.focusEvents !== false) {
+      document.addEventListener("focusin", (event) => {
+        if (isEditable(event.target)) this.focus(event.target);
+      }, { signal });
+      document.addEventListener("focusout", (event) => {
+        // Focus moving straight to another field is one focus, not a blur and a focus.
+        if (!isEditable(event.relatedTarget)) this.blur();
+      }, { signal });
+    }
     // The user's own scrolling: tell insetd once it settles, never mid-animation.
     document.addEventListener("scroll", (event) => {
       const target = event.target === document ? document.documentElement : event.target;
@@ -560,18 +606,22 @@ export class InsetdKeyboard extends EventTarget {
       this.scrollTimers.set(view.name, setTimeout(() => {
         if (this.connected && !view.animating) this.describe(view, "update");
       }, 150));
-    }, true);
+    }, { capture: true, signal });
   }
 
   // MARK: keyboard geometry
 
   setGeometry(frame, note) {
     const rect = frame ? new DOMRect(frame.x, frame.y, frame.width, frame.height) : new DOMRect(0, 0, 0, 0);
-    const root = document.documentElement.style;
-    root.setProperty("--insetd-keyboard-x", `${rect.x}px`);
-    root.setProperty("--insetd-keyboard-y", `${rect.y}px`);
-    root.setProperty("--insetd-keyboard-width", `${rect.width}px`);
-    root.setProperty("--insetd-keyboard-height", `${rect.height}px`);
+    // `properties: false`: no custom properties on the page's root (the
+    // extension leaves a page that knows nothing of insetd as it found it).
+    if (this.options.properties !== false) {
+      const root = document.documentElement.style;
+      root.setProperty("--insetd-keyboard-x", `${rect.x}px`);
+      root.setProperty("--insetd-keyboard-y", `${rect.y}px`);
+      root.setProperty("--insetd-keyboard-width", `${rect.width}px`);
+      root.setProperty("--insetd-keyboard-height", `${rect.height}px`);
+    }
     this.panel?.show(frame, note);
     const changed = rect.x !== this.boundingRect.x || rect.y !== this.boundingRect.y ||
       rect.width !== this.boundingRect.width || rect.height !== this.boundingRect.height;

@@ -24,19 +24,19 @@ final class DaemonCore {
     private(set) var pipeline: InsetPipeline
     private(set) var configuration: DaemonConfiguration
     private let clock: () -> Instant
-    private let outbox: any ClientOutbox
-    private let logger: Logger
+    let outbox: any ClientOutbox
+    let logger: Logger
     private var devices: [String: InputDevice] = [:]
     private var tabletMode = false
     /// The OSK bridge whose real keyboard frame is in use, and its client (see `reportedFrame`).
     /// The bridge whose real keyboard frames the pipeline uses; `client` nil once
     /// it left (its frames stay learned).
-    private var frameReporter: (bridge: String, client: ClientID?)?
+    var frameReporter: (bridge: String, client: ClientID?)?
     /// The bridge that measures the real frame (it reported one, or said it
     /// will): shows wait for its report where no frame is known yet.
-    private var frameAwaiter: ClientID?
+    var frameAwaiter: ClientID?
     /// Why a bridge's real keyboard is not on the screen, until it says otherwise or leaves.
-    private var oskProblem: (bridge: String, client: ClientID, problem: String)?
+    var oskProblem: (bridge: String, client: ClientID, problem: String)?
     /// What `policy` subscribers were last told of the hardware keyboard.
     private var publishedHardwareKeyboard = false
     /// The view whose field has focus, as clients last said: the client that
@@ -322,11 +322,11 @@ final class DaemonCore {
     }
 
     /// `step` for events that name no view, which the pipeline cannot reject.
-    private func feed(_ event: PipelineEvent, from source: TraceSource) {
+    func feed(_ event: PipelineEvent, from source: TraceSource) {
         try? step(event, from: source)
     }
 
-    private func route(_ step: PipelineStep) {
+    func route(_ step: PipelineStep) {
         tracer?.record(outputs: step.outputs)
         timeline.note(step.outputs)
         // Notifications in a row (an animation's completion and the next
@@ -358,59 +358,18 @@ final class DaemonCore {
         var state = StateSnapshot(
             keyboard: pipeline.policy.frame, screen: pipeline.policy.screen, mode: pipeline.policy.configuration.mode,
             tabletMode: tabletMode, hardwareKeyboard: pipeline.policy.hardwareKeyboardUsable)
-        state.frameSource =
-            switch frameReporter {
-            case let reporter? where pipeline.policy.reportedFrame(for: pipeline.policy.screen) == nil:
-                "configured (none reported by \(reporter.bridge) for this orientation yet)"
-            case let reporter? where reporter.client == nil: "learned from \(reporter.bridge)"
-            case let reporter?: "reported by \(reporter.bridge)"
-            case nil where pipeline.policy.reportedFrame(for: pipeline.policy.screen) != nil:
-                "remembered (reported by an OSK bridge in an earlier run)"
-            case nil: "configured"
-            }
+        state.frameSource = frameSource
         state.oskProblem = oskProblem?.problem
         return state
     }
 
-    // MARK: - OSK bridges
-
-    /// A bridge's real keyboard frame replaces the configured height for the
-    /// screen's orientation (the pipeline's `floatingFrame`) for as long as
-    /// insetd runs. A nil frame says the bridge measures the OSK and confirms
-    /// its shows (the pipeline's `frameAwaited`, the request's own event).
-    private func reportedFrame(_ frame: Rect?, by bridge: String, client: ClientID) {
-        if frame != nil {
-            if frameReporter?.bridge != bridge { logger.info("keyboard frame reported by an OSK bridge", metadata: ["bridge": "\(bridge)"]) }
-            frameReporter = (bridge, client)
-        } else {
-            // The pipeline hears it as `frameAwaited(true)` (the request's event).
-            frameAwaiter = client
-        }
-    }
-
-    private func reportedProblem(_ problem: String?, by bridge: String, client: ClientID) {
-        if let problem {
-            logger.notice("the OSK is not on the screen", metadata: ["bridge": "\(bridge)", "problem": "\(problem)"])
-            oskProblem = (bridge, client, problem)
-        } else if oskProblem?.client == client {
-            logger.info("OSK problem resolved", metadata: ["bridge": "\(bridge)"])
-            oskProblem = nil
-        }
-    }
-
-    /// The bridge that reported the frame is gone. The OSK it drove is most
-    /// likely still the one that will show (insetd-osk restarts, the OSK does
-    /// not change size), so the frames it reported stay: a show before the next
-    /// bridge reports publishes them, not the configured guess.
-    private func bridgeLeft(_ id: ClientID) {
-        if oskProblem?.client == id { oskProblem = nil }
-        if frameAwaiter == id {
-            frameAwaiter = nil
-            feed(.frameAwaited(false), from: .client(id))
-        }
-        guard let reporter = frameReporter, reporter.client == id else { return }
-        frameReporter = (reporter.bridge, nil)
-        logger.info("OSK bridge gone; the keyboard frames it reported stay", metadata: ["bridge": "\(reporter.bridge)"])
+    /// Runs with `configuration` from now on, its pipeline part as given (the
+    /// reload keeps a mode chosen at run time), recorded in the trace.
+    func apply(_ configuration: DaemonConfiguration, pipeline pipelineConfiguration: PipelineConfiguration) {
+        self.configuration = configuration
+        let now = now
+        tracer?.record(.reconfigure(at: now, pipelineConfiguration))
+        route(pipeline.reconfigure(pipelineConfiguration, now: now))
     }
 
     var wireDevices: [WireDevice] {
@@ -433,57 +392,11 @@ final class DaemonCore {
         outbox.publish(DaemonMessage.rotate(direction: direction).lineBytes(), to: .rotation)
     }
 
-    private func publishPolicy() {
+    func publishPolicy() {
         publishedHardwareKeyboard = pipeline.policy.hardwareKeyboardUsable
         let message = DaemonMessage.policy(
             mode: pipeline.policy.configuration.mode, tabletMode: tabletMode,
             hardwareKeyboard: pipeline.policy.hardwareKeyboardUsable)
         outbox.publish(message.lineBytes(), to: .policy)
-    }
-
-    // MARK: - Reload
-
-    /// Applies a reloaded configuration, or keeps the running one when the file
-    /// was unusable; logs which is which and answers the client that asked.
-    private func reload(_ outcome: ReloadOutcome) {
-        let requester = outcome.requester
-        let new: DaemonConfiguration
-        switch outcome.result {
-        case .failure(let error):
-            logger.error(
-                "reload failed; the running configuration stays",
-                metadata: ["config": "\(outcome.path ?? "built-in defaults")", "error": "\(oneLineProblems(error))"])
-            if let requester {
-                outbox.send(.error(ProtocolError(.invalidConfiguration, error.description, id: requester.id)), to: requester.client)
-            }
-            return
-        case .success(let configuration):
-            new = configuration
-        }
-        let report = ReloadReport.between(configuration, new)
-        // A mode a client chose at run time (`policy`) stays unless the file's
-        // own mode changed: the file did not ask for a different one.
-        var pipelineConfiguration = new.pipeline
-        let runtimeMode = pipeline.policy.configuration.mode
-        if new.pipeline.policy.mode == configuration.pipeline.policy.mode {
-            pipelineConfiguration.policy.mode = runtimeMode
-        }
-        configuration = new
-        let now = now
-        tracer?.record(.reconfigure(at: now, pipelineConfiguration))
-        route(pipeline.reconfigure(pipelineConfiguration, now: now))
-        if pipelineConfiguration.policy.mode != runtimeMode {
-            logger.info("keyboard mode changed", metadata: ["mode": "\(pipelineConfiguration.policy.mode.rawValue)", "by": "reload"])
-        }
-        publishPolicy()
-        var metadata: Logger.Metadata = ["config": "\(outcome.path ?? "built-in defaults")"]
-        metadata["changed"] = report.changed.isEmpty ? "none" : "\(report.changed.joined(separator: ","))"
-        if !report.restart.isEmpty { metadata["needs-restart"] = "\(report.restart.joined(separator: ","))" }
-        logger.info("configuration reloaded", metadata: metadata)
-        if let requester {
-            outbox.send(
-                .reloaded(id: requester.id, config: outcome.path, changed: report.changed, restart: report.restart),
-                to: requester.client)
-        }
     }
 }

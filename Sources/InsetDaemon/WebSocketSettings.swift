@@ -57,14 +57,16 @@ package struct WebSocketSettings: Sendable, Equatable {
         package var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
     }
 
-    /// `scheme://host[:port]` as browsers send it in `Origin`, or `null` (pages
-    /// from `file:` URLs).
+    /// `scheme://host[:port]` as browsers send it in `Origin`, `null` (pages
+    /// from `file:` URLs), or `chrome-extension://ID` (a Chromium extension's
+    /// service worker, insetd's own included: docs/WEB.md).
     static func parseOrigin(_ text: String) throws(ConfigurationValueError) -> String {
         if text == "null" { return text }
         let lower = text.lowercased()
-        let rest = lower.hasPrefix("http://") ? lower.dropFirst(7) : lower.hasPrefix("https://") ? lower.dropFirst(8) : nil
+        let schemes = ["http://", "https://", "chrome-extension://"]
+        let rest = schemes.first(where: lower.hasPrefix).map { lower.dropFirst($0.count) }
         guard let rest, !rest.isEmpty, !rest.contains("/") else {
-            throw ConfigurationValueError("is not an origin (scheme://host[:port], like \"http://kiosk.local:8080\", or null)")
+            throw ConfigurationValueError("is not an origin (scheme://host[:port], like \"http://kiosk.local:8080\", chrome-extension://ID, or null)")
         }
         return text
     }

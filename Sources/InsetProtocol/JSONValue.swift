@@ -4,15 +4,15 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A JSON value as insetd writes it: built directly from the daemon's messages
-/// and written straight to bytes.
+/// A JSON value built in memory and written straight to bytes: what clients'
+/// messages are encoded with (`ClientMessageEncoder`), where a message is
+/// assembled field by field before it is written.
 ///
-/// Why not `JSONSerialization`: going through `Any`, `NSDictionary` bridging and
-/// locale-aware key sorting cost ~300 µs per message, which made a keyboard
-/// change with 1000 clients take a third of a second. This writer produces the
-/// same bytes (the tests compare it with `JSONSerialization` on every message
-/// kind): keys sorted as Foundation's `.sortedKeys` sorts ASCII keys, slashes
-/// unescaped, numbers as it writes a `Double` or `Int`.
+/// The bytes are JSON as Foundation's `JSONSerialization` writes it with
+/// `.sortedKeys` and `.withoutEscapingSlashes` (keys in ASCII order, slashes
+/// unescaped, numbers as Swift prints a `Double` or `Int`), so that recorded
+/// traces and golden outputs stay byte for byte what they are; the tests
+/// compare the two on every kind of value.
 public enum JSONValue: Hashable, Sendable {
     case string(String)
     case integer(Int)

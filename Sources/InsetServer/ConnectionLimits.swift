@@ -6,15 +6,15 @@ import NIOConcurrencyHelpers
 /// limit with the input devices it reads. Without bounds, a local user could
 /// open connections until `accept` fails for everyone (and idle ones would
 /// never go). The per-user cap keeps one user from taking the whole total.
-public struct ConnectionLimits: Sendable, Hashable {
+package struct ConnectionLimits: Sendable, Hashable {
     /// A connection that has not completed `hello` by then is closed.
-    public var handshakeTimeout: Duration
+    package var handshakeTimeout: Duration
     /// Connections at once, from everyone.
-    public var maximumConnections: Int
+    package var maximumConnections: Int
     /// Connections at once from one user (uid).
-    public var maximumConnectionsPerUser: Int
+    package var maximumConnectionsPerUser: Int
 
-    public init(handshakeTimeout: Duration = .seconds(5), maximumConnections: Int = 4096, maximumConnectionsPerUser: Int = 1024) {
+    package init(handshakeTimeout: Duration = .seconds(5), maximumConnections: Int = 4096, maximumConnectionsPerUser: Int = 1024) {
         self.handshakeTimeout = handshakeTimeout
         self.maximumConnections = maximumConnections
         self.maximumConnectionsPerUser = maximumConnectionsPerUser
@@ -23,7 +23,7 @@ public struct ConnectionLimits: Sendable, Hashable {
     /// WebSocket sessions at once: all but a quarter of `maximumConnections`
     /// (at least one place each way), so that pages, which any local program
     /// can pretend to be, never take the places of the Unix socket's clients.
-    public var maximumWebSocketConnections: Int {
+    package var maximumWebSocketConnections: Int {
         max(1, maximumConnections - max(1, maximumConnections / 4))
     }
 }

@@ -6,13 +6,13 @@ import NIOCore
 /// supplementary groups). Both are fixed at `connect()`, so a peer cannot gain
 /// rights by changing groups, exiting or having its pid reused afterwards, and
 /// nothing is read from `/proc` (which `ProtectProc=invisible` hides).
-public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
-    public var pid: Int32
-    public var uid: UInt32
-    public var gid: UInt32
-    public var groups: Set<UInt32>
+package struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
+    package var pid: Int32
+    package var uid: UInt32
+    package var gid: UInt32
+    package var groups: Set<UInt32>
 
-    public init(pid: Int32, uid: UInt32, gid: UInt32, groups: Set<UInt32> = []) {
+    package init(pid: Int32, uid: UInt32, gid: UInt32, groups: Set<UInt32> = []) {
         self.pid = pid
         self.uid = uid
         self.gid = gid
@@ -64,7 +64,7 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
         return Set(words[...last])
     }
 
-    public var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
+    package var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
 }
 
 /// `struct ucred` (pid, uid, gid), which Glibc's Swift module leaves out because
@@ -87,18 +87,18 @@ struct NoRoom: Sendable {}
 
 /// Who may send control commands (`command`, `policy`). Anyone who can connect may
 /// register views and subscribe; the socket's mode (0660) decides who can connect.
-public struct Authorization: Hashable, Sendable {
-    public var uids: Set<UInt32>
-    public var gids: Set<UInt32>
+package struct Authorization: Hashable, Sendable {
+    package var uids: Set<UInt32>
+    package var gids: Set<UInt32>
 
-    public init(uids: Set<UInt32> = [0], gids: Set<UInt32> = []) {
+    package init(uids: Set<UInt32> = [0], gids: Set<UInt32> = []) {
         self.uids = uids
         self.gids = gids
     }
 
     /// Root, plus the named groups and users that exist on this machine (a name
     /// that does not resolve grants nothing).
-    public static func resolving(users: [String], groups: [String]) -> Authorization {
+    package static func resolving(users: [String], groups: [String]) -> Authorization {
         var result = Authorization()
         for user in users {
             if let uid = UInt32(user) { result.uids.insert(uid) } else if let entry = getpwnam(user) { result.uids.insert(entry.pointee.pw_uid) }
@@ -109,7 +109,7 @@ public struct Authorization: Hashable, Sendable {
         return result
     }
 
-    public func allowsControl(_ peer: PeerCredentials) -> Bool {
+    package func allowsControl(_ peer: PeerCredentials) -> Bool {
         uids.contains(peer.uid) || gids.contains(peer.gid) || !gids.isDisjoint(with: peer.groups)
     }
 }

@@ -16,13 +16,14 @@ import NIOCore
 /// connection (of that address, or of the address holding the most) is closed
 /// to make room: one that has had `Limits.slowAfter` to send its request and
 /// has no complete one, neither waiting unread in its socket nor being
-/// answered. A connection whose whole request is there is served in a moment
-/// and is not closed for room for `Limits.busyFor` after it came (or after its
-/// previous answer): when every place is taken
+/// answered. A connection whose whole request is there waits on insetd, not on
+/// its peer, and is never closed for room (the request deadline still holds);
+/// when every place is taken
 /// by such ones, the new connection is counted beyond the cap and the acceptor
 /// waits (`hasRoom`) instead of taking more, leaving the rest in the kernel's
-/// queue. A peer that sends requests and never reads the answers is slow
-/// again once the grace is over. A burst of honest pages from one address (every tab of a kiosk
+/// queue. A peer that was answered and sends its next requests without
+/// reading the answers is slow `Limits.busyFor` after its answer. A burst of
+/// honest pages from one address (every tab of a kiosk
 /// connects from loopback) is then served in full, while a page still gets in
 /// past stalled connections holding every place; the request deadline
 /// (`WebHTTPHandler`) ends the rest.
@@ -39,10 +40,11 @@ final class PendingHTTPConnections: Sendable {
         /// request) has to send a whole request before it counts as slow: a
         /// page connects and sends its request at once, but a burst of them
         /// is admitted faster than their bytes arrive.
-        var slowAfter = TimeAmount.milliseconds(250)
-        /// How long a connection with its whole request in is safe from being
-        /// closed for room: an honest one is answered in milliseconds, one
-        /// that never reads its answers holds its next requests unread.
+        var slowAfter = TimeAmount.milliseconds(100)
+        /// How long an answered connection with its next request in is safe
+        /// from being closed for room: an honest one is answered in
+        /// milliseconds, one that never reads its answers holds its next
+        /// requests unread for ever.
         var busyFor = TimeAmount.seconds(1)
 
         /// Caps that leave the Unix socket's clients their descriptors: at most
@@ -66,6 +68,8 @@ final class PendingHTTPConnections: Sendable {
         /// and being answered (or upgraded). Bytes do not go back: once seen,
         /// its socket is not looked into again until it was answered.
         var requestIn = false
+        /// It was answered at least once (keep-alive).
+        var answered = false
         /// When it was admitted, or last answered.
         var since: NIODeadline
     }
@@ -136,6 +140,7 @@ final class PendingHTTPConnections: Sendable {
         let now = now()
         state.withLockedValue { state in
             state.entries[ticket]?.requestIn = false
+            state.entries[ticket]?.answered = true
             state.entries[ticket]?.since = now
         }
     }
@@ -159,7 +164,7 @@ final class PendingHTTPConnections: Sendable {
             guard let entry = state.entries[key], address == nil || entry.address == address else { continue }
             let waited = now - entry.since
             if waited < limits.slowAfter { continue }
-            if waited >= limits.busyFor { return key }
+            if entry.answered && waited >= limits.busyFor { return key }
             if entry.requestIn { continue }
             if requestWaiting(entry.descriptor) {
                 state.entries[key]?.requestIn = true

@@ -28,12 +28,12 @@ import Testing
         let path = try temporaryConfig("""
             websocket:
               listen: "127.0.0.1:8099"
-              origins: ["http://kiosk.local:8080", "null"]
+              origins: ["http://kiosk.local:8080", "null", "chrome-extension://iejogogonnnlaelcojjdfnomdbkcbofg"]
               control: true
             """)
         let config = try await DaemonConfigurationLoader.load(path: path)
         #expect(config.webSocket.listen == .init(host: "127.0.0.1", port: 8099))
-        #expect(config.webSocket.origins == ["http://kiosk.local:8080", "null"])
+        #expect(config.webSocket.origins == ["http://kiosk.local:8080", "null", "chrome-extension://iejogogonnnlaelcojjdfnomdbkcbofg"])
         #expect(config.webSocket.control)
         #expect(!config.webSocket.allowRemote)
     }
@@ -55,7 +55,7 @@ import Testing
             _ = try await DaemonConfigurationLoader.load(path: path)
             Issue.record("a bad websocket section was accepted")
         } catch {
-            let origin = "is not an origin (scheme://host[:port], like \"http://kiosk.local:8080\", or null)"
+            let origin = "is not an origin (scheme://host[:port], like \"http://kiosk.local:8080\", chrome-extension://ID, or null)"
             #expect(
                 error.description.split(separator: "\n").map { $0.replacingOccurrences(of: path, with: "FILE") } == [
                     "FILE:2:11: websocket.listen: '0.0.0.0:8099' is not a loopback address; set websocket.allow-remote: true to listen on it",

@@ -77,31 +77,37 @@ import Testing
         #expect(pending.hasRoom == case_.roomAfter)
     }
 
-    /// A busy connection is safe only for `busyFor` (1 s): one whose answers
-    /// are never read (its next requests stay queued) is slow after it, and
-    /// the acceptor takes connections again.
-    @Test func aCompleteRequestIsSafeForTheGraceOnly() {
+    /// A first request waiting unread waits on insetd: however long insetd
+    /// takes, it is never closed for room. An answered connection whose next
+    /// requests stay unread (its peer never reads the answers) is safe for
+    /// `busyFor` (1 s) after its answer, then slow.
+    @Test func aWaitingFirstRequestIsNeverClosedForRoom() {
         let clock = NIOLockedValueBox(NIODeadline.uptimeNanoseconds(1_000_000_000))
         let pending = PendingHTTPConnections(
             limits: Self.limits, requestWaiting: { _ in true }, now: { clock.withLockedValue { $0 } })
         let channels = (0..<5).map { _ in EmbeddedChannel() }
+        var tickets: [UInt64] = []
         for (index, channel) in channels.enumerated() {
-            #expect(pending.admit(channel, address: "lo", descriptor: Int32(index)).evicted == nil)
+            let admitted = pending.admit(channel, address: "lo", descriptor: Int32(index))
+            #expect(admitted.evicted == nil)
+            tickets.append(admitted.ticket)
         }
-        #expect(!pending.hasRoom)
+        clock.withLockedValue { $0 = $0 + .seconds(30) }
+        #expect(!pending.hasRoom, "30 s on: still waiting on insetd")
+        pending.awaitingRequest(tickets[2])
         clock.withLockedValue { $0 = $0 + .milliseconds(999) }
-        #expect(!pending.hasRoom, "inside the grace")
+        #expect(!pending.hasRoom, "answered 999 ms ago, its next request in")
         clock.withLockedValue { $0 = $0 + .milliseconds(2) }
-        #expect(pending.hasRoom, "after it")
+        #expect(pending.hasRoom, "1001 ms: its peer does not read its answers")
         let evicted = pending.admit(EmbeddedChannel(), address: "lo", descriptor: 9).evicted
-        #expect((evicted as? EmbeddedChannel) === channels[0], "the oldest makes room")
+        #expect((evicted as? EmbeddedChannel) === channels[2])
     }
 
-    /// A new connection has `slowAfter` (250 ms by default) to send its
+    /// A new connection has `slowAfter` (100 ms by default) to send its
     /// request: silent ones fill every place, the acceptor waits until the
     /// oldest has had its time, and then it makes room.
     @Test func aNewConnectionHasTimeToSendItsRequest() {
-        #expect(PendingHTTPConnections.Limits(perAddress: 3, total: 5, requestTimeout: .seconds(5)).slowAfter == .milliseconds(250))
+        #expect(PendingHTTPConnections.Limits(perAddress: 3, total: 5, requestTimeout: .seconds(5)).slowAfter == .milliseconds(100))
         var limits = Self.limits
         limits.slowAfter = .milliseconds(250)
         let clock = NIOLockedValueBox(NIODeadline.uptimeNanoseconds(1_000_000_000))

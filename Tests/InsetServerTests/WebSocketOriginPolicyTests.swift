@@ -2,9 +2,11 @@ import InsetServer
 import Testing
 
 /// Which pages may open a WebSocket session (insetd on 127.0.0.1:8099 allowing
-/// one kiosk origin).
+/// one kiosk origin and insetd's Chromium extension).
 @Suite struct WebSocketOriginPolicyTests {
-    static let policy = WebSocketOriginPolicy(allowed: ["http://kiosk.local:8080"], host: "127.0.0.1", port: 8099)
+    static let policy = WebSocketOriginPolicy(
+        allowed: ["http://kiosk.local:8080", "chrome-extension://iejogogonnnlaelcojjdfnomdbkcbofg"], host: "127.0.0.1",
+        port: 8099)
 
     @Test(arguments: [
         // insetd's own pages, under every loopback name.
@@ -14,6 +16,9 @@ import Testing
         // The allow-list, as browsers spell it (case, no default port).
         ("http://kiosk.local:8080", "127.0.0.1:8099", true),
         ("HTTP://Kiosk.Local:8080", "127.0.0.1:8099", true),
+        // The extension's service worker (docs/WEB.md); another extension is not it.
+        ("chrome-extension://iejogogonnnlaelcojjdfnomdbkcbofg", "127.0.0.1:8099", true),
+        ("chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "127.0.0.1:8099", false),
         // Anyone else, including insetd's port on another scheme or port.
         ("http://evil.example", "127.0.0.1:8099", false),
         ("https://127.0.0.1:8099", "127.0.0.1:8099", false),

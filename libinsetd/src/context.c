@@ -62,8 +62,17 @@ static bool known_priority(enum insetd_log_priority p)
  * message), and LIBINSETD_1.1's, the default for programs built now. */
 INSETD_VERSIONED void insetd_set_log_handler_1_0(struct insetd *ctx, insetd_log_handler handler, void *user_data);
 INSETD_VERSIONED void insetd_set_log_handler_1_1(struct insetd *ctx, insetd_log_handler handler, void *user_data);
+#ifdef INSETD_SHARED
 __asm__(".symver insetd_set_log_handler_1_0, insetd_set_log_handler@LIBINSETD_1");
 __asm__(".symver insetd_set_log_handler_1_1, insetd_set_log_handler@@LIBINSETD_1.1");
+#else
+/* Compiled into a program or plugin (the QML module, the IM modules): one
+ * version, the current one. */
+void insetd_set_log_handler(struct insetd *ctx, insetd_log_handler handler, void *user_data)
+{
+	insetd_set_log_handler_1_1(ctx, handler, user_data);
+}
+#endif
 
 void insetd_set_log_handler_1_0(struct insetd *ctx, insetd_log_handler handler, void *user_data)
 {
@@ -156,8 +165,15 @@ struct insetd *insetd_ref(struct insetd *ctx)
  * as libinput_unref() does. */
 INSETD_VERSIONED struct insetd *insetd_unref_1_0(struct insetd *ctx);
 INSETD_VERSIONED struct insetd *insetd_unref_1_1(struct insetd *ctx);
+#ifdef INSETD_SHARED
 __asm__(".symver insetd_unref_1_0, insetd_unref@LIBINSETD_1");
 __asm__(".symver insetd_unref_1_1, insetd_unref@@LIBINSETD_1.1");
+#else
+struct insetd *insetd_unref(struct insetd *ctx)
+{
+	return insetd_unref_1_1(ctx);
+}
+#endif
 
 struct insetd *insetd_unref_1_0(struct insetd *ctx)
 {

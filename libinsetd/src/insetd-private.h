@@ -31,8 +31,14 @@
 
 #define INSETD_INTERNAL __attribute__((visibility("hidden")))
 /* For the implementations behind versioned names (.symver), which are no
- * declaration of insetd.h: exported, then renamed by the version script. */
+ * declaration of insetd.h: in the shared library (INSETD_SHARED) exported,
+ * then renamed by the version script; compiled into a program or plugin,
+ * hidden like the rest. */
+#ifdef INSETD_SHARED
 #define INSETD_VERSIONED __attribute__((visibility("default")))
+#else
+#define INSETD_VERSIONED INSETD_INTERNAL
+#endif
 
 /* epoll data of the timerfd and of the socket in the context's epoll set. */
 #define TAG_TIMER 1u

@@ -6,7 +6,9 @@ and scripts/systemd-test, docs/RELIABILITY.md).
     flood.py PORT STALLED SILENT SECONDS REPORT
 
 opens STALLED connections to 127.0.0.1:PORT that send half an HTTP request and
-SILENT ones that send nothing, appends `held N failed F` to REPORT, holds them
+SILENT ones that send nothing, waits until insetd has taken them all from the
+kernel's queue (its listener's queue may hold every one of them at once),
+appends `held N failed F` to REPORT, holds them
 for SECONDS, appends `closed C of N` (how many insetd closed meanwhile), lets
 them go and appends `released`.
 """
@@ -40,6 +42,23 @@ for i in range(stalled + silent):
     except OSError:
         failed += 1
         s.close()
+
+
+def accept_queue():
+    """Connections waiting in the kernel's queue of the loopback listener on
+    PORT: /proc/net/tcp's receive queue of a listening (0A) socket."""
+    local = "0100007F:%04X" % port
+    with open("/proc/net/tcp") as table:
+        for line in table.readlines()[1:]:
+            fields = line.split()
+            if fields[1] == local and fields[3] == "0A":
+                return int(fields[4].split(":")[1], 16)
+    return None
+
+
+deadline = time.monotonic() + 60
+while accept_queue() != 0 and time.monotonic() < deadline:
+    time.sleep(0.05)
 report("held %d failed %d" % (len(held), failed))
 time.sleep(hold)
 closed = 0

@@ -1,0 +1,59 @@
+import InsetCore
+import InsetProtocol
+import Logging
+
+/// What the core keeps of OSK bridges (insetd-osk): the real keyboard frame
+/// one reports, whether one measures it, why its OSK is not on the screen, and
+/// what is left of each when a bridge goes.
+extension DaemonCore {
+    /// A bridge's real keyboard frame replaces the configured height for the
+    /// screen's orientation (the pipeline's `floatingFrame`) for as long as
+    /// insetd runs. A nil frame says the bridge measures the OSK and confirms
+    /// its shows (the pipeline's `frameAwaited`, the request's own event).
+    func reportedFrame(_ frame: Rect?, by bridge: String, client: ClientID) {
+        if frame != nil {
+            if frameReporter?.bridge != bridge { logger.info("keyboard frame reported by an OSK bridge", metadata: ["bridge": "\(bridge)"]) }
+            frameReporter = (bridge, client)
+        } else {
+            // The pipeline hears it as `frameAwaited(true)` (the request's event).
+            frameAwaiter = client
+        }
+    }
+
+    func reportedProblem(_ problem: String?, by bridge: String, client: ClientID) {
+        if let problem {
+            logger.notice("the OSK is not on the screen", metadata: ["bridge": "\(bridge)", "problem": "\(problem)"])
+            oskProblem = (bridge, client, problem)
+        } else if oskProblem?.client == client {
+            logger.info("OSK problem resolved", metadata: ["bridge": "\(bridge)"])
+            oskProblem = nil
+        }
+    }
+
+    /// The bridge that reported the frame is gone. The OSK it drove is most
+    /// likely still the one that will show (insetd-osk restarts, the OSK does
+    /// not change size), so the frames it reported stay: a show before the next
+    /// bridge reports publishes them, not the configured guess.
+    func bridgeLeft(_ id: ClientID) {
+        if oskProblem?.client == id { oskProblem = nil }
+        if frameAwaiter == id {
+            frameAwaiter = nil
+            feed(.frameAwaited(false), from: .client(id))
+        }
+        guard let reporter = frameReporter, reporter.client == id else { return }
+        frameReporter = (reporter.bridge, nil)
+        logger.info("OSK bridge gone; the keyboard frames it reported stay", metadata: ["bridge": "\(reporter.bridge)"])
+    }
+
+    /// Where the keyboard frame in use comes from (`state.frameSource`).
+    var frameSource: String {
+        let reported = pipeline.policy.reportedFrame(for: pipeline.policy.screen) != nil
+        switch frameReporter {
+        case let reporter? where !reported: return "configured (none reported by \(reporter.bridge) for this orientation yet)"
+        case let reporter? where reporter.client == nil: return "learned from \(reporter.bridge)"
+        case let reporter?: return "reported by \(reporter.bridge)"
+        case nil where reported: return "remembered (reported by an OSK bridge in an earlier run)"
+        case nil: return "configured"
+        }
+    }
+}

@@ -1,0 +1,266 @@
+// QT_IM_MODULE=insetd: focus reports to insetd, its keyboard to QInputMethod,
+// its inset and offset to the field's scroller, on libinsetd (docs/QT.md).
+// SPDX-License-Identifier: Apache-2.0
+#include "inputcontext.h"
+#include "scroller.h"
+
+#include <QCoreApplication>
+#include <QGuiApplication>
+#include <QLoggingCategory>
+#include <QSocketNotifier>
+
+#include <insetd.h>
+
+Q_LOGGING_CATEGORY(lcInsetdIm, "insetd.im", QtInfoMsg)
+
+static void logHandler(struct insetd *, enum insetd_log_priority priority, const char *message, void *)
+{
+    // Connection state only: libinsetd never passes field contents or keys.
+    switch (priority) {
+    case INSETD_LOG_ERROR: qCWarning(lcInsetdIm, "%s", message); break;
+    case INSETD_LOG_INFO: qCInfo(lcInsetdIm, "%s", message); break;
+    default: qCDebug(lcInsetdIm, "%s", message); break;
+    }
+}
+
+InsetdInputContext::InsetdInputContext()
+{
+    const QByteArray name = "qt-im:" + QCoreApplication::applicationName().toUtf8().left(100);
+    m_ctx = insetd_new(nullptr, name.constData());
+    if (!m_ctx) {
+        qCWarning(lcInsetdIm, "cannot create an insetd context; the app runs without insets");
+        return;
+    }
+    insetd_set_log_handler(m_ctx, logHandler, nullptr);
+    m_notifier = new QSocketNotifier(insetd_get_fd(m_ctx), QSocketNotifier::Read, this);
+    connect(m_notifier, &QSocketNotifier::activated, this, &InsetdInputContext::dispatch);
+    // After the focus change has been laid out (a Quick item's geometry).
+    m_reportTimer.setSingleShot(true);
+    m_reportTimer.setInterval(0);
+    connect(&m_reportTimer, &QTimer::timeout, this, &InsetdInputContext::report);
+    m_windowTimer.setSingleShot(true);
+    m_windowTimer.setInterval(0);
+    connect(&m_windowTimer, &QTimer::timeout, this, &InsetdInputContext::sendWindow);
+}
+
+InsetdInputContext::~InsetdInputContext()
+{
+    qDeleteAll(m_scrollers);
+    if (m_ctx)
+        insetd_unref(m_ctx);
+}
+
+void InsetdInputContext::setFocusObject(QObject *object)
+{
+    m_field = inputMethodAccepted() ? object : nullptr;
+    if (QWindow *window = QGuiApplication::focusWindow())
+        setWindow(window);
+    if (!m_field) {
+        // At once: the keyboard goes as soon as insetd can decide.
+        blur();
+        return;
+    }
+    m_reportTimer.start();
+}
+
+// Qt restates the focused item's queries (its cursor moved, it was scrolled or
+// resized): a field that moved in its scroller is restated to insetd. No
+// query's value (the text, the surrounding text) is read.
+void InsetdInputContext::update(Qt::InputMethodQueries queries)
+{
+    if (m_field && (queries & (Qt::ImCursorRectangle | Qt::ImEnabled)))
+        m_reportTimer.start();
+}
+
+InsetdScroller *InsetdInputContext::scrollerFor(QObject *field)
+{
+    bool module = false;
+    QObject *target = InsetdScroller::targetFor(field, m_window, &module);
+    if (!target)
+        return nullptr;
+    if (InsetdScroller *known = m_scrollers.value(target))
+        return known;
+    InsetdScroller *scroller = InsetdScroller::forField(field, m_window, this);
+    if (!scroller)
+        return nullptr;
+    static const char *kinds[] = {"scrollarea", "flickable", "window"};
+    const QString base = target->objectName().isEmpty() ? QString::fromLatin1(kinds[scroller->kind()])
+                                                        : target->objectName().left(100);
+    scroller->setName(QStringLiteral("%1-%2").arg(base).arg(m_nextView++));
+    m_scrollers.insert(target, scroller);
+    scroller->clamp(m_keyboardInWindow);
+    connect(scroller, &InsetdScroller::changed, this, [this, scroller] {
+        // The window or the scroller changed under an applied inset: cut it in
+        // this frame, then tell insetd.
+        scroller->clamp(m_keyboardInWindow);
+        describe(scroller);
+    });
+    connect(target, &QObject::destroyed, this, [this, target, scroller] {
+        m_scrollers.remove(target);
+        if (m_ctx)
+            insetd_unregister_view(m_ctx, scroller->name().toUtf8().constData());
+        if (m_focused == scroller)
+            m_focused = nullptr;
+        delete scroller;
+    });
+    return scroller;
+}
+
+void InsetdInputContext::describe(InsetdScroller *scroller)
+{
+    if (!m_ctx)
+        return;
+    insetd_view_desc desc;
+    insetd_view_desc_init(&desc);
+    scroller->describe(&desc);
+    if (insetd_update_view(m_ctx, scroller->name().toUtf8().constData(), &desc) < 0)
+        qCDebug(lcInsetdIm, "view %s not described: a size out of range", qPrintable(scroller->name()));
+}
+
+void InsetdInputContext::report()
+{
+    if (!m_ctx)
+        return;
+    if (!m_field || !inputMethodAccepted()) {
+        blur();
+        return;
+    }
+    InsetdScroller *scroller = scrollerFor(m_field);
+    if (!scroller) {
+        // The Insetd QML module follows this field's Flickable: it reports.
+        blur();
+        return;
+    }
+    if (m_focused && m_focused != scroller)
+        blur();
+    const QRectF field = scroller->fieldRect(m_field);
+    // Nothing new (Qt restates its queries at every key): nothing is sent, so
+    // not even the typing's rhythm reaches insetd.
+    if (scroller == m_focused && field == m_lastField)
+        return;
+    describe(scroller);
+    m_focused = scroller;
+    m_lastField = field;
+    insetd_focus(m_ctx, scroller->name().toUtf8().constData(), {field.x(), field.y(), field.width(), field.height()});
+}
+
+void InsetdInputContext::blur()
+{
+    if (m_focused && m_ctx)
+        insetd_blur(m_ctx, m_focused->name().toUtf8().constData());
+    m_focused = nullptr;
+    m_lastField = QRectF();
+}
+
+void InsetdInputContext::setWindow(QWindow *window)
+{
+    if (m_window == window)
+        return;
+    if (m_window)
+        disconnect(m_window, nullptr, this, nullptr);
+    m_window = window;
+    // At once, not deferred: an inset over what the keyboard covers of the
+    // window as it is now is cut before the window's next frame.
+    for (auto signal : {&QWindow::xChanged, &QWindow::yChanged, &QWindow::widthChanged, &QWindow::heightChanged})
+        connect(window, signal, this, [this] {
+            keyboardChanged();
+            m_windowTimer.start();
+        });
+    keyboardChanged();
+    m_windowTimer.start();
+}
+
+// Where the window is on the screen: Qt's word for it; on Wayland no client is
+// told and Qt says 0,0, so the window is taken to be at the output's top-left
+// (a maximized or full-screen window), as the Insetd QML module does.
+void InsetdInputContext::sendWindow()
+{
+    if (!m_window || !m_ctx || m_window->width() <= 0 || m_window->height() <= 0)
+        return;
+    insetd_set_window(m_ctx, {double(m_window->x()), double(m_window->y()), double(m_window->width()),
+                              double(m_window->height())});
+}
+
+// The keyboard in the window as it is now, for QInputMethod and the scrollers.
+void InsetdInputContext::keyboardChanged()
+{
+    QRectF inWindow;
+    if (m_visible && m_window) {
+        const QRectF window(m_window->x(), m_window->y(), m_window->width(), m_window->height());
+        const QRectF covered = m_screenRect.intersected(window);
+        if (!covered.isEmpty())
+            inWindow = covered.translated(-window.topLeft());
+    }
+    for (InsetdScroller *scroller : std::as_const(m_scrollers))
+        if (scroller->window() == m_window)
+            scroller->clamp(inWindow);
+    if (inWindow != m_keyboardInWindow) {
+        m_keyboardInWindow = inWindow;
+        emitKeyboardRectChanged();
+    }
+}
+
+void InsetdInputContext::dispatch()
+{
+    if (!m_ctx)
+        return;
+    insetd_dispatch(m_ctx);
+    while (insetd_event *event = insetd_get_event(m_ctx)) {
+        handle(event);
+        insetd_event_destroy(event);
+    }
+}
+
+void InsetdInputContext::handle(insetd_event *event)
+{
+    const bool wasVisible = m_visible;
+    const bool wasAnimating = m_animating;
+    switch (insetd_event_get_type(event)) {
+    case INSETD_EVENT_CONNECTED: {
+        insetd_state state;
+        insetd_event_get_state(event, &state);
+        m_visible = state.keyboard_visible;
+        m_screenRect = QRectF(state.keyboard.x, state.keyboard.y, state.keyboard.width, state.keyboard.height);
+        m_windowTimer.start();
+        break;
+    }
+    case INSETD_EVENT_DISCONNECTED:
+        // No keyboard is known now: every scroller gets its own state back.
+        m_visible = false;
+        m_animating = false;
+        for (InsetdScroller *scroller : std::as_const(m_scrollers))
+            scroller->restore();
+        break;
+    case INSETD_EVENT_KEYBOARD: {
+        const auto phase = insetd_event_keyboard_get_phase(event);
+        const insetd_rect end = insetd_event_keyboard_get_end(event);
+        m_visible = phase != INSETD_PHASE_WILL_HIDE && phase != INSETD_PHASE_DID_HIDE;
+        m_animating = phase == INSETD_PHASE_WILL_SHOW || phase == INSETD_PHASE_WILL_HIDE
+            || phase == INSETD_PHASE_WILL_CHANGE_FRAME;
+        m_screenRect = QRectF(end.x, end.y, end.width, end.height);
+        break;
+    }
+    case INSETD_EVENT_ADJUSTMENT:
+        for (InsetdScroller *scroller : std::as_const(m_scrollers)) {
+            if (scroller->name() == QString::fromUtf8(insetd_event_get_view(event))) {
+                scroller->clamp(m_keyboardInWindow);
+                scroller->apply(insetd_event_adjustment_get_additional_bottom_inset(event),
+                                insetd_event_adjustment_get_content_offset(event).y);
+            }
+        }
+        return;
+    case INSETD_EVENT_FOCUS_LOST:
+        if (m_focused && m_focused->name() == QString::fromUtf8(insetd_event_get_view(event))) {
+            m_focused = nullptr;
+            m_lastField = QRectF();
+        }
+        return;
+    default:
+        return;
+    }
+    keyboardChanged();
+    if (m_visible != wasVisible)
+        emitInputPanelVisibleChanged();
+    if (m_animating != wasAnimating)
+        emitAnimatingChanged();
+}

@@ -1,0 +1,68 @@
+// QT_IM_MODULE=insetd: every Qt app reports its focused field to insetd and
+// follows insetd's keyboard, without a line of its own (docs/QT.md).
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QHash>
+#include <QPointer>
+#include <QRectF>
+#include <QTimer>
+#include <QWindow>
+#include <qpa/qplatforminputcontext.h>
+
+struct insetd;
+struct insetd_event;
+class QSocketNotifier;
+class InsetdScroller;
+
+/// The platform input context Qt loads for QT_IM_MODULE=insetd. Qt 6.4 on
+/// Wayland has no text-input-v3, so nothing else tells the compositor's OSK
+/// about a focused field: this context reports focus, blur and the field's
+/// rectangle to insetd as a client's view (the field's QScrollArea or
+/// Flickable, else its window), so insetd decides and insetd-osk shows the
+/// real keyboard; it tells the app the truth through QInputMethod (visible,
+/// keyboardRectangle in the window's coordinates) and applies insetd's inset
+/// and offset to the scroller. It reads no text and sends none: keys reach
+/// the app as they did before (the compositor's keyboard, an OSK's virtual
+/// keyboard), untouched by it.
+class InsetdInputContext : public QPlatformInputContext
+{
+    Q_OBJECT
+
+public:
+    InsetdInputContext();
+    ~InsetdInputContext() override;
+
+    bool isValid() const override { return true; }
+    void setFocusObject(QObject *object) override;
+    void update(Qt::InputMethodQueries queries) override;
+    bool isInputPanelVisible() const override { return m_visible; }
+    QRectF keyboardRect() const override { return m_keyboardInWindow; }
+    bool isAnimating() const override { return m_animating; }
+
+private:
+    void dispatch();
+    void handle(insetd_event *event);
+    void report();
+    void setWindow(QWindow *window);
+    void sendWindow();
+    void describe(InsetdScroller *scroller);
+    void keyboardChanged();
+    InsetdScroller *scrollerFor(QObject *field);
+    void blur();
+
+    struct insetd *m_ctx = nullptr;
+    QSocketNotifier *m_notifier = nullptr;
+    QHash<QObject *, InsetdScroller *> m_scrollers;   // by the object each stands for
+    int m_nextView = 1;
+    QPointer<QObject> m_field;          // the focused field, if it takes input
+    QPointer<InsetdScroller> m_focused; // the view insetd was told has focus
+    QRectF m_lastField;
+    QPointer<QWindow> m_window;
+    QTimer m_windowTimer;
+    QTimer m_reportTimer;
+    bool m_visible = false;
+    bool m_animating = false;
+    QRectF m_screenRect;        // the keyboard on the screen, as insetd says
+    QRectF m_keyboardInWindow;  // what it covers of the window now
+};
