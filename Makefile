@@ -28,6 +28,8 @@ DOCDIR ?= $(PREFIX)/share/doc/insetd
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 # insetd-osk runs in the user's graphical session: a user unit.
 USERUNITDIR ?= $(PREFIX)/lib/systemd/user
+# GNOME Shell looks for system-wide extensions under $XDG_DATA_DIRS/gnome-shell/extensions.
+GNOMEEXTDIR ?= $(PREFIX)/share/gnome-shell/extensions
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 # insetd reads /etc/insetd/insetd.yaml whatever the prefix.
 SYSCONFDIR ?= /etc
@@ -135,6 +137,9 @@ install: $(addprefix $(RELEASE)/,$(PROGRAMS)) libinsetd
 	    -e 's|^Documentation=|Documentation=man:insetd-osk(1) |' \
 	    systemd/insetd-osk.service > $(DESTDIR)$(USERUNITDIR)/insetd-osk.service
 	chmod 0644 $(DESTDIR)$(USERUNITDIR)/insetd-osk.service
+	# insetd's GNOME Shell extension, which insetd-osk --backend gnome drives (docs/OSK.md).
+	$(INSTALL) -D -m 0644 -t $(DESTDIR)$(GNOMEEXTDIR)/insetd@insetd \
+	    gnome-shell/insetd@insetd/metadata.json gnome-shell/insetd@insetd/extension.js
 	$(INSTALL) -D -m 0644 systemd/insetd.sysusers $(DESTDIR)$(SYSUSERSDIR)/insetd.conf
 	# The shipped configuration only when there is none: never overwrite an
 	# administrator's file.
@@ -202,6 +207,8 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGRAMS))
 	rm -f $(DESTDIR)$(UNITDIR)/insetd.service $(DESTDIR)$(UNITDIR)/insetd.socket
 	rm -f $(DESTDIR)$(USERUNITDIR)/insetd-osk.service
+	rm -f $(DESTDIR)$(GNOMEEXTDIR)/insetd@insetd/metadata.json $(DESTDIR)$(GNOMEEXTDIR)/insetd@insetd/extension.js
+	-rmdir $(DESTDIR)$(GNOMEEXTDIR)/insetd@insetd 2>/dev/null
 	for page in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man$${page##*.}/$${page#man/}; done
 	for p in $(PROGRAMS); do \
 	    rm -f $(DESTDIR)$(BASHCOMPDIR)/$$p $(DESTDIR)$(ZSHCOMPDIR)/_$$p $(DESTDIR)$(FISHCOMPDIR)/$$p.fish; \

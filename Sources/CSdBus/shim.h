@@ -31,3 +31,17 @@ static inline int csdbus_read_bool(sd_bus_message *m, int *value) {
 static inline int csdbus_read_string(sd_bus_message *m, const char **value) {
     return sd_bus_message_read_basic(m, 's', value);
 }
+
+/* Reads a property of type (iiii) (a rectangle: x, y, width, height). */
+static inline int csdbus_get_property_int4(sd_bus *bus, const char *destination, const char *path,
+                                           const char *interface, const char *member, sd_bus_error *error,
+                                           int32_t value[4]) {
+    sd_bus_message *reply = NULL;
+    int r = sd_bus_get_property(bus, destination, path, interface, member, error, &reply, "(iiii)");
+    if (r < 0) return r;
+    r = sd_bus_message_enter_container(reply, 'r', "iiii");
+    for (int i = 0; r >= 0 && i < 4; i++) r = sd_bus_message_read_basic(reply, 'i', &value[i]);
+    if (r >= 0) r = sd_bus_message_exit_container(reply);
+    sd_bus_message_unref(reply);
+    return r < 0 ? r : 0;
+}

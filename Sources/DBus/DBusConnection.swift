@@ -137,6 +137,19 @@ public final class DBusConnection {
         return value != 0
     }
 
+    /// Reads a property of type `(iiii)`, a rectangle: x, y, width, height.
+    public func rectProperty(_ destination: String, _ path: String, _ interface: String, _ name: String)
+        throws(DBusError) -> (x: Int32, y: Int32, width: Int32, height: Int32)
+    {
+        guard let bus else { throw DBusError("get \(interface).\(name)", errno: ENOTCONN) }
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        var value: [Int32] = [0, 0, 0, 0]
+        let r = csdbus_get_property_int4(bus, destination, path, interface, name, &error, &value)
+        guard r >= 0 else { throw Self.error("get \(interface).\(name)", r, error) }
+        return (value[0], value[1], value[2], value[3])
+    }
+
     /// Writes a boolean property (`org.freedesktop.DBus.Properties.Set`).
     public func setBoolProperty(
         _ destination: String, _ path: String, _ interface: String, _ name: String, _ value: Bool

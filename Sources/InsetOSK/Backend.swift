@@ -1,4 +1,5 @@
 import DBus
+import InsetCore
 
 /// Which on-screen keyboard the bridge drives.
 public enum BackendKind: String, CaseIterable, Sendable {
@@ -22,6 +23,10 @@ public protocol OSKBackend: AnyObject {
     func visible() throws(OSKError) -> Bool?
     /// The keyboard's height known from its configuration (wvkbd's `-H`/`-L`).
     func configuredHeight(landscape: Bool) -> Double?
+    /// The keyboard's frame on the screen as the OSK or its shell reports it
+    /// (GNOME's, through insetd's extension), read once it is shown; nil when
+    /// it cannot say (sway's usable area is read by the bridge instead).
+    func frame() -> Rect?
     /// A usable hardware keyboard appeared or went (desktop settings follow it).
     func hardwareKeyboard(_ usable: Bool)
     /// Puts back what the bridge changed (settings) before it exits.
@@ -30,6 +35,7 @@ public protocol OSKBackend: AnyObject {
 
 extension OSKBackend {
     public func configuredHeight(landscape: Bool) -> Double? { nil }
+    public func frame() -> Rect? { nil }
     public func hardwareKeyboard(_ usable: Bool) {}
     public func restore() {}
 }
@@ -53,7 +59,7 @@ public enum Backends {
         case .squeekboard: Squeekboard(setting: options.squeekboardFollowsSetting ? GnomeSetting(log: log) : nil)
         case .kwin: KWinVirtualKeyboard()
         case .wvkbd: Wvkbd(options: options)
-        case .gnome: GnomeScreenKeyboard(setting: GnomeSetting(log: log))
+        case .gnome: GnomeShellKeyboard(setting: GnomeSetting(log: log))
         case .auto: nil
         }
     }
@@ -63,6 +69,7 @@ public enum Backends {
         if let bus {
             if (try? bus.nameHasOwner(Squeekboard.busName)) == true { return .squeekboard }
             if (try? bus.nameHasOwner(KWinVirtualKeyboard.busName)) == true { return .kwin }
+            if (try? bus.nameHasOwner(GnomeShellKeyboard.busName)) == true { return .gnome }
         }
         if Wvkbd(options: options).findProcess() != nil { return .wvkbd }
         if GnomeSetting.schemaInstalled { return .gnome }

@@ -252,6 +252,10 @@ public final class Bridge {
         if visible == false { _ = readGap() }  // hidden: the baseline of the usable area
         if visible == nil, let gap = readGap(), let baselineGap { visible = gap > baselineGap + 0.5 }
         if let visible { feed(.oskObserved(visible: visible), now: now) }
+        // An OSK that says where it is (GNOME's, through insetd's extension): its word is the real frame.
+        if visible == true, let frame = backend.frame() {
+            feed(.frameMeasured(frame, source: "\(backend.name)'s own report"), now: now)
+        }
     }
 
     private func readGap() -> Double? {

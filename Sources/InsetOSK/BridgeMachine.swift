@@ -18,8 +18,8 @@ public enum BridgeEvent: Hashable, Sendable {
     case oskDetached
     /// The OSK's visibility as last read; repeated readings are harmless.
     case oskObserved(visible: Bool)
-    /// A settled real frame, measured from the compositor's usable area.
-    case frameMeasured(Rect)
+    /// A settled real frame, measured from the compositor's usable area, or the OSK's own report.
+    case frameMeasured(Rect, source: String = "sway's usable area")
     /// The answer to `checkFullscreen`: the app id of a full-screen window on the
     /// OSK's output, or nil when there is none.
     case fullscreen(window: String?)
@@ -195,10 +195,10 @@ public struct BridgeMachine: Sendable {
             pendingUserHide = nil
         case .oskObserved(let visible):
             observe(visible, now: now, &out)
-        case .frameMeasured(let frame):
+        case .frameMeasured(let frame, let source):
             realFrame = frame
             measureUntil = nil
-            if linked, frame != reportedFrame { out.append(.log("\(name)'s real frame: \(frame) (from sway's usable area)")) }
+            if linked, frame != reportedFrame { out.append(.log("\(name)'s real frame: \(frame) (from \(source))")) }
             report(frame: frame, &out)
         case .fullscreen(let window):
             fullscreen(window, &out)

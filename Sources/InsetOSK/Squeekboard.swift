@@ -115,26 +115,3 @@ final class KWinVirtualKeyboard: OSKBackend {
         }
     }
 }
-
-/// GNOME Shell's keyboard: no show/hide call exists, so the backend only turns
-/// `screen-keyboard-enabled` off while a hardware keyboard is usable.
-final class GnomeScreenKeyboard: OSKBackend {
-    let name = "gnome"
-    let usesBus = false
-    private let setting: GnomeSetting
-
-    init(setting: GnomeSetting) {
-        self.setting = setting
-    }
-
-    func attach(bus: DBusConnection?, changed: @escaping () -> Void) throws(OSKError) {
-        guard GnomeSetting.schemaInstalled else {
-            throw OSKError("gnome: the schema \(GnomeSetting.schema) is not installed (gsettings-desktop-schemas)", absent: true)
-        }
-    }
-
-    func setVisible(_ visible: Bool) throws(OSKError) {}
-    func visible() throws(OSKError) -> Bool? { nil }
-    func hardwareKeyboard(_ usable: Bool) { setting.override(usable ? false : nil) }
-    func restore() { setting.override(nil) }
-}

@@ -14,7 +14,8 @@ struct InsetdOSK: ParsableCommand {
         discussion: """
             Runs in the user's graphical session (systemd user unit insetd-osk.service). Shows and hides
             the OSK as insetd decides, tells insetd when the user or the OSK itself shows or hides it, and
-            reports the OSK's real frame (wvkbd's -H/-L, or sway's usable area). Needs control
+            reports the OSK's real frame (wvkbd's -H/-L, sway's usable area, or insetd's GNOME Shell
+            extension, which the gnome backend drives). Needs control
             authorization on insetd's socket (control-users / control-groups in insetd.yaml).
             """,
         version: InsetVersion.current)

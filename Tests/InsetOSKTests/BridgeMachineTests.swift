@@ -281,16 +281,49 @@ import Testing
         #expect(last.wake == nil)
     }
 
-    /// An OSK that cannot say whether it is shown (GNOME, wvkbd without sway):
+    /// An OSK that cannot say whether it is shown (wvkbd without sway):
     /// asked once, never asked again, never given up on.
     @Test func aShowThatCannotBeConfirmedIsSentOnce() {
         Self.run([
             Line(ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), actions: [], wake: nil),
             Line(
-                ms: 0, event: .oskAttached(name: "gnome", observable: false, configured: nil),
+                ms: 0, event: .oskAttached(name: "wvkbd", observable: false, configured: nil),
                 actions: [.setHardwareKeyboard(false), .setOSKVisible(false)], wake: nil),
             Line(ms: 1000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: nil),
             Line(ms: 5000, event: .tick, actions: [], wake: nil),
+        ])
+    }
+
+    /// GNOME Shell through insetd's extension, as seen against the real Shell:
+    /// it opens its keyboard 300 ms after being asked, so the show is asked
+    /// again at 80 and 280 ms (the confirm delays 80, 200) and confirmed at
+    /// the third request; then the extension's frame (0,720 540x240 on a
+    /// 540x960 monitor: a quarter of its height) is the real one, named as the
+    /// OSK's own report, and reported once.
+    @Test func gnomesSlowShowIsConfirmedAndItsOwnFrameReported() {
+        let frame = Rect(x: 0, y: 720, width: 540, height: 240)
+        Self.run([
+            Line(
+                ms: 0, event: .linkConnected(screen: Size(width: 540, height: 960), keyboardShown: false, hardwareKeyboard: false),
+                actions: [], wake: nil),
+            Line(
+                ms: 0, event: .oskAttached(name: "gnome", observable: true, configured: nil),
+                actions: [.setHardwareKeyboard(false), .setOSKVisible(false)], wake: nil),
+            Line(ms: 0, event: .oskObserved(visible: false), actions: [], wake: nil),
+            Line(ms: 1000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 1080),
+            Line(
+                ms: 1080, event: .tick, actions: [.trace("gnome not shown yet: asking again (attempt 2)"), .setOSKVisible(true)],
+                wake: 1280),
+            Line(
+                ms: 1280, event: .tick, actions: [.trace("gnome not shown yet: asking again (attempt 3)"), .setOSKVisible(true)],
+                wake: 1680),
+            Line(
+                ms: 1300, event: .oskObserved(visible: true),
+                actions: [.trace("gnome shown (confirmed at attempt 3)"), .checkFullscreen], wake: 2300),
+            Line(
+                ms: 1300, event: .frameMeasured(frame, source: "gnome's own report"),
+                actions: [.log("gnome's real frame: \(frame) (from gnome's own report)"), .reportFrame(frame)], wake: 2300),
+            Line(ms: 1400, event: .frameMeasured(frame, source: "gnome's own report"), actions: [], wake: 2300),
         ])
     }
 

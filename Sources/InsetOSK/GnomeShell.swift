@@ -1,0 +1,69 @@
+import DBus
+import InsetCore
+
+/// GNOME Shell's own keyboard, driven through insetd's Shell extension
+/// (gnome-shell/insetd@insetd, `org.insetd.Shell1` on the session bus): the
+/// Shell has no API of its own to show, hide or locate its keyboard, and its
+/// `Eval` needs unsafe mode. The extension shows and hides it, says whether it
+/// is up and where (its frame, for insetd to publish the real keyboard). With
+/// a hardware keyboard, `screen-keyboard-enabled` is turned off (and restored),
+/// as before the extension existed.
+final class GnomeShellKeyboard: OSKBackend {
+    static let busName = "org.insetd.Shell1"
+    static let path = "/org/insetd/Shell1"
+    static let interface = "org.insetd.Shell1"
+    let name = "gnome"
+    let usesBus = true
+    private let setting: GnomeSetting
+    private var bus: DBusConnection?
+
+    init(setting: GnomeSetting) {
+        self.setting = setting
+    }
+
+    func attach(bus: DBusConnection?, changed: @escaping () -> Void) throws(OSKError) {
+        guard let bus else { throw OSKError("gnome: no session bus") }
+        if self.bus !== bus {
+            do {
+                try bus.addMatch(
+                    "type='signal',sender='\(Self.busName)',path='\(Self.path)',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'",
+                    changed)
+                try bus.addMatch(
+                    "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.busName)'", changed)
+            } catch {
+                throw OSKError("gnome: watch \(Self.busName)", error)
+            }
+            self.bus = bus
+        }
+        let running: Bool
+        do { running = try bus.nameHasOwner(Self.busName) } catch { throw OSKError("gnome: look for \(Self.busName)", error) }
+        guard running else {
+            throw OSKError(
+                "gnome: insetd's Shell extension is not running (\(Self.busName) is not on the session bus): "
+                    + "gnome-extensions enable insetd@insetd", absent: true)
+        }
+    }
+
+    func setVisible(_ visible: Bool) throws(OSKError) {
+        guard let bus else { throw OSKError("gnome: no session bus") }
+        do { try bus.call(Self.busName, Self.path, Self.interface, visible ? "Show" : "Hide") } catch {
+            throw OSKError("gnome: \(visible ? "Show" : "Hide") on \(Self.busName)", error)
+        }
+    }
+
+    func visible() throws(OSKError) -> Bool? {
+        guard let bus else { throw OSKError("gnome: no session bus") }
+        do { return try bus.boolProperty(Self.busName, Self.path, Self.interface, "Visible") } catch {
+            throw OSKError("gnome: read Visible of \(Self.busName)", error)
+        }
+    }
+
+    func frame() -> Rect? {
+        guard let r = try? bus?.rectProperty(Self.busName, Self.path, Self.interface, "KeyboardFrame"), r.height > 0
+        else { return nil }
+        return Rect(x: Double(r.x), y: Double(r.y), width: Double(r.width), height: Double(r.height))
+    }
+
+    func hardwareKeyboard(_ usable: Bool) { setting.override(usable ? false : nil) }
+    func restore() { setting.override(nil) }
+}

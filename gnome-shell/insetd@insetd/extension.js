@@ -1,0 +1,147 @@
+// insetd's GNOME Shell extension: GNOME Shell has no API to show, hide or
+// locate its on-screen keyboard, and the Shell's Eval needs unsafe mode (any
+// caller could then run any code in the Shell). This exports exactly what
+// insetd-osk needs on the session bus, as org.insetd.Shell1 at
+// /org/insetd/Shell1: Show and Hide, whether the keyboard is on the screen,
+// its frame, and the focused window's frame as drawn. It reports and obeys;
+// insetd decides. Nothing typed passes through it.
+//
+// While it is enabled the Shell does not slide the focused window up when
+// the text cursor is under the keyboard: insetd's clients make room for the
+// keyboard themselves (padding, scrolling), and a slide on top of that counts
+// the keyboard twice (the window moved up by its height and padded by it).
+const { Gio, GLib } = imports.gi;
+const Main = imports.ui.main;
+const KeyboardUI = imports.ui.keyboard;
+
+const IFACE = `<node><interface name="org.insetd.Shell1">
+  <method name="Show"/>
+  <method name="Hide"/>
+  <property name="Ready" type="b" access="read"/>
+  <property name="Visible" type="b" access="read"/>
+  <property name="KeyboardFrame" type="(iiii)" access="read"/>
+  <property name="WindowFrame" type="(iiii)" access="read"/>
+  <property name="WindowSlid" type="b" access="read"/>
+  <property name="WindowFullscreen" type="b" access="read"/>
+</interface></node>`;
+
+/// The bus object; its properties are read live from the Shell.
+class InsetdShell {
+    constructor() {
+        this._signals = [];
+    }
+
+    enable() {
+        const setFocusWindow = KeyboardUI.Keyboard.prototype._setFocusWindow;
+        this._setFocusWindow = setFocusWindow;
+        // null: no window to slide; a window slid before still slides back.
+        KeyboardUI.Keyboard.prototype._setFocusWindow = function () {
+            setFocusWindow.call(this, null);
+        };
+        this._dbus = Gio.DBusExportedObject.wrapJSObject(IFACE, this);
+        this._dbus.export(Gio.DBus.session, '/org/insetd/Shell1');
+        this._name = Gio.bus_own_name_on_connection(Gio.DBus.session, 'org.insetd.Shell1',
+            Gio.BusNameOwnerFlags.NONE, null, null);
+        // Emitted as the keyboard starts sliding in and as it starts sliding out.
+        this._connect(Main.keyboard, 'visibility-changed', () => {
+            this._changed('Visible', GLib.Variant.new_boolean(this.Visible));
+            this._changed('KeyboardFrame', this._frameVariant(this.KeyboardFrame));
+        });
+        this._connect(global.display, 'notify::focus-window', () => this._windowChanged());
+        if (Main.layoutManager._startingUp)
+            this._connect(Main.layoutManager, 'startup-complete', () => this._changed('Ready', GLib.Variant.new_boolean(true)));
+    }
+
+    disable() {
+        KeyboardUI.Keyboard.prototype._setFocusWindow = this._setFocusWindow;
+        for (const [object, id] of this._signals)
+            object.disconnect(id);
+        this._signals = [];
+        Gio.bus_unown_name(this._name);
+        this._dbus.unexport();
+        this._dbus = null;
+    }
+
+    _connect(object, signal, callback) {
+        this._signals.push([object, object.connect(signal, callback)]);
+    }
+
+    _changed(name, value) {
+        this._dbus?.emit_property_changed(name, value);
+    }
+
+    _frameVariant(frame) {
+        return new GLib.Variant('(iiii)', frame);
+    }
+
+    _windowChanged() {
+        this._changed('WindowFrame', this._frameVariant(this.WindowFrame));
+        this._changed('WindowFullscreen', GLib.Variant.new_boolean(this.WindowFullscreen));
+    }
+
+    Show() {
+        Main.keyboard.open(Main.layoutManager.primaryIndex);
+    }
+
+    Hide() {
+        try {
+            Main.keyboard.close();
+        } catch (error) {
+            // GNOME 43's word completion looks up ibus-typing-booster's
+            // settings on the first close and throws where that is not
+            // installed, leaving the keyboard up: without completion it closes.
+            imports.misc.ibusManager.getIBusManager()._oskCompletion = false;
+            Main.keyboard.close();
+        }
+    }
+
+    get Ready() {
+        return !Main.layoutManager._startingUp;
+    }
+
+    get Visible() {
+        return Boolean(Main.keyboard.visible);
+    }
+
+    /// The keyboard's frame on the screen once it has slid in (logical
+    /// pixels): the bottom of its monitor, its own size; 0s while hidden.
+    get KeyboardFrame() {
+        const actor = Main.keyboard.keyboardActor;
+        const monitor = Main.layoutManager.keyboardMonitor;
+        if (!this.Visible || !actor || !monitor)
+            return [0, 0, 0, 0];
+        const [width, height] = actor.get_transformed_size();
+        return [monitor.x, monitor.y + monitor.height - height, width, height].map(Math.round);
+    }
+
+    get _focusWindow() {
+        return global.display.focus_window;
+    }
+
+    /// The focused window's frame as drawn now: its frame rectangle, moved
+    /// by however far its actor is from where the frame puts it (the Shell's
+    /// slide eases the actor first and moves the frame after, and moves
+    /// only the actor of a maximized or full-screen window).
+    get WindowFrame() {
+        const window = this._focusWindow;
+        const actor = window?.get_compositor_private();
+        if (!window || !actor)
+            return [0, 0, 0, 0];
+        const frame = window.get_frame_rect();
+        const buffer = window.get_buffer_rect();
+        return [frame.x + actor.x - buffer.x, frame.y + actor.y - buffer.y, frame.width, frame.height].map(Math.round);
+    }
+
+    /// Whether the Shell has slid the focused window up for the keyboard.
+    get WindowSlid() {
+        return Boolean(Main.keyboard.keyboardActor?._focusWindow);
+    }
+
+    get WindowFullscreen() {
+        return Boolean(this._focusWindow?.is_fullscreen());
+    }
+}
+
+function init() {
+    return new InsetdShell();
+}

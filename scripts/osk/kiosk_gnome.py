@@ -1,0 +1,59 @@
+"""scripts/kiosk-test's GNOME Shell adapter (--compositor gnome): what the
+test asks a compositor (the keyboard on the screen, where the window is, a
+screenshot), answered by GNOME Shell 43 through insetd's own Shell extension
+(gnome-shell/insetd@insetd, org.insetd.Shell1 on the session bus; the session
+is scripts/osk/gnome-session.sh). The extension is what insetd-osk drives too,
+but the test reads its properties itself: Visible and KeyboardFrame for the
+keyboard, WindowFrame (the focused window as drawn, so a window the Shell slid
+would show it) for the window. Screenshots are gnome-screenshot's PNG (allowed
+without unsafe mode), turned into the PPM the test's pixel checks read.
+"""
+import os
+import re
+
+from kiosk_kwin import png_to_ppm
+
+SHELL = ("org.insetd.Shell1", "/org/insetd/Shell1", "org.insetd.Shell1")
+
+
+class Gnome:
+    """The test's questions to GNOME Shell, for one session."""
+
+    def __init__(self, session):
+        self.session = session
+
+    def _get(self, name):
+        code, out = self.session.run("busctl", "--user", "get-property", *SHELL, name)
+        return None if code != 0 else out.decode().strip()
+
+    def visible(self):
+        out = self._get("Visible")
+        return None if out is None else out == "b true"
+
+    def _rect(self, name):
+        out = self._get(name)
+        found = out and re.fullmatch(r"\(iiii\) (-?\d+) (-?\d+) (\d+) (\d+)", out)
+        return tuple(int(v) for v in found.groups()) if found else None
+
+    def keyboard_zone(self):
+        visible = self.visible()
+        if visible is None:
+            return None
+        frame = self._rect("KeyboardFrame")
+        return (frame[3] if frame else None) if visible else 0
+
+    def window_rect(self):
+        frame = self._rect("WindowFrame")
+        if not frame or frame[2] == 0:
+            return None
+        return dict(zip(("x", "y", "width", "height"), frame))
+
+    def screenshot_ppm(self):
+        path = os.path.join(self.session.dir, "shot.png")
+        code, _ = self.session.run("gnome-screenshot", "-f", path, timeout=15)
+        if code != 0 or not os.path.exists(path):
+            raise RuntimeError("gnome-screenshot failed")
+        with open(path, "rb") as f:
+            data = f.read()
+        os.unlink(path)
+        return png_to_ppm(data)

@@ -1,0 +1,59 @@
+"""scripts/kiosk-test's Mir adapter (--compositor mir): what the test asks a
+compositor (the keyboard on the screen, where the window is), answered by Mir
+2.12's miral-shell with squeekboard (scripts/osk/mir-session.sh).
+
+Mir has no IPC and its foreign-toplevel carries no geometry: the only account
+of where windows are is miral-shell's --window-management-trace (the session's
+mir.log), one line per window-management call with the window's name, state,
+top-left and size. The OSK is the `state=attached` window (squeekboard's layer
+surface, name empty), gone at its advise_delete_window. The keyboard on the
+screen is squeekboard's Visible together with that window's height.
+Screenshots are grim's, as on sway (Mir offers screencopy with
+--add-wayland-extensions all).
+"""
+import os
+import re
+
+TRACE = re.compile(rb"miral::Window Management: (\w+) window_info=\{name=(.*?), type=\w+, state=(\w+), "
+                   rb"top_left=(-?\d+), (-?\d+), size=\((\d+), (\d+)\)")
+
+
+class Mir:
+    """The test's questions to Mir, for one session."""
+
+    def __init__(self, session):
+        self.session = session
+        self.log = os.path.join(session.dir, "mir.log")
+
+    def windows(self):
+        """name -> {state, x, y, width, height}, every window the trace shows alive."""
+        try:
+            with open(self.log, "rb") as f:
+                data = f.read()
+        except OSError:
+            return {}
+        alive = {}
+        for call, name, state, x, y, width, height in TRACE.findall(data):
+            name = name.decode(errors="replace")
+            if call == b"advise_delete_window":
+                alive.pop(name, None)
+            else:
+                alive[name] = {"state": state.decode(), "x": int(x), "y": int(y), "width": int(width),
+                               "height": int(height)}
+        return alive
+
+    def keyboard_zone(self):
+        """squeekboard's height on the screen: its attached window while it
+        says it is Visible, 0 once it says it is not (None: cannot tell)."""
+        visible = self.session.squeekboard_visible()
+        if visible is None:
+            return None
+        if not visible:
+            return 0
+        osk = [w for w in self.windows().values() if w["state"] == "attached"]
+        return osk[0]["height"] if osk else None
+
+    def window_rect(self):
+        """The page's window (its title is the page's, "Check in")."""
+        found = [w for name, w in self.windows().items() if w["state"] != "attached" and "Check in" in name]
+        return {k: found[0][k] for k in ("x", "y", "width", "height")} if found else None
