@@ -45,7 +45,11 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 STATIC ?= 1
 ifeq ($(STATIC),1)
 SCRATCH ?= .build-static
-LINK := --static-swift-stdlib
+# --no-export-dynamic undoes the toolchain's -export-dynamic for static
+# binaries: nothing looks insetd's symbols up by name (the concurrency hook is
+# linked by reference, CConcurrencyHook), and exporting every Swift symbol of
+# its packages cost 1.8 MB of symbol tables and kept unused code alive.
+LINK := --static-swift-stdlib -Xlinker --no-export-dynamic
 else
 SCRATCH ?= .build
 LINK :=
