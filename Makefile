@@ -1,7 +1,7 @@
 # Builds and installs insetd the way an administrator expects:
 #
-#   make                                  release build of insetd, insetctl, insetd-osk
-#                                         and insetd-testbed
+#   make                                  release build of insetd (which is also
+#                                         insetctl and insetd-osk) and insetd-testbed
 #   sudo make install                     into /usr/local (PREFIX), units and all
 #                                         (builds first only if `make` has not)
 #   make install PREFIX=/usr DESTDIR=pkg  staged, for a package or an image
@@ -47,7 +47,11 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 STATIC ?= 1
 ifeq ($(STATIC),1)
 SCRATCH ?= .build-static
-LINK := --static-swift-stdlib
+# --no-export-dynamic undoes the toolchain's -export-dynamic for static
+# binaries: nothing looks insetd's symbols up by name (the concurrency hook is
+# linked by reference, CConcurrencyHook), and exporting every Swift symbol of
+# its packages cost 1.8 MB of symbol tables and kept unused code alive.
+LINK := --static-swift-stdlib -Xlinker --no-export-dynamic
 else
 SCRATCH ?= .build
 LINK :=
@@ -59,6 +63,12 @@ INSTALL ?= install
 # Installed beside the README into DOCDIR (the units' Documentation= points there).
 DOCS = docs/PROTOCOL.md docs/DAEMON.md docs/OSK.md docs/WEB.md docs/HIL-USERS.md docs/CLIENTS.md docs/QT.md
 PROGRAMS = insetd insetctl insetd-osk insetd-testbed
+# Installed as symbolic links to insetd, a multi-call binary that is the
+# command it is called as: one copy of the Swift runtime and FoundationEssentials
+# (~14 MB) for all three (docs/PERFORMANCE.md, "Footprint"). Their own
+# products still build for the tests and the man pages.
+LINKED_PROGRAMS = insetctl insetd-osk
+BINARIES = $(filter-out $(LINKED_PROGRAMS),$(PROGRAMS))
 # Installed into MANDIR/manN by their suffix; all but insetd.yaml.5 are generated
 # from each binary's own argument definitions (`make man completions`).
 MANPAGES = man/insetd.8 man/insetctl.1 man/insetd-osk.1 man/insetd-testbed.1 man/insetd.yaml.5
@@ -113,16 +123,17 @@ check-libinsetd: $(LIB_BUILD)/test-libinsetd
 
 # One product per run: swift build takes only the last of several --product options.
 build:
-	for p in $(PROGRAMS); do $(SWIFT_BUILD) --product $$p || exit 1; done
+	for p in $(BINARIES); do $(SWIFT_BUILD) --product $$p || exit 1; done
 
 # Built only when missing, so `make && sudo make install` installs what `make`
 # built without running the toolchain as root.
-$(addprefix $(RELEASE)/,$(PROGRAMS)):
+$(addprefix $(RELEASE)/,$(BINARIES)):
 	$(MAKE) build STATIC=$(STATIC)
 
-install: $(addprefix $(RELEASE)/,$(PROGRAMS)) libinsetd
+install: $(addprefix $(RELEASE)/,$(BINARIES)) libinsetd
 	$(INSTALL) -d $(DESTDIR)$(BINDIR)
-	$(INSTALL) -m 0755 $(addprefix $(RELEASE)/,$(PROGRAMS)) $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 0755 $(addprefix $(RELEASE)/,$(BINARIES)) $(DESTDIR)$(BINDIR)/
+	for p in $(LINKED_PROGRAMS); do ln -sf insetd $(DESTDIR)$(BINDIR)/$$p || exit 1; done
 	$(INSTALL) -d $(DESTDIR)$(UNITDIR)
 	# Commands and documents where this install puts them; the man pages join
 	# Documentation= here, where they are installed too (systemd-analyze verify
@@ -193,7 +204,7 @@ deb: build
 	rm -rf .build-deb
 	mkdir -p $(DEB_STAGE)/$(RELEASE) dist
 	cp -a --parents $(DEB_SOURCES) $(DEB_STAGE)/
-	cp -al $(addprefix $(RELEASE)/,$(PROGRAMS)) $(DEB_STAGE)/$(RELEASE)/
+	cp -al $(addprefix $(RELEASE)/,$(BINARIES)) $(DEB_STAGE)/$(RELEASE)/
 	sed -i '1s/^insetd ([^)]*)/insetd ($(DEB_VERSION))/' $(DEB_STAGE)/debian/changelog
 	cd $(DEB_STAGE) && dpkg-buildpackage -b -us -uc --no-pre-clean >../build.log 2>&1 \
 	    || { tail -30 ../build.log; echo "deb: dpkg-buildpackage failed, see .build-deb/build.log" >&2; exit 1; }

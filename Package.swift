@@ -91,20 +91,25 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // The installed insetd is a multi-call binary: run as insetctl or insetd-osk
+        // (symbolic links to it) it is those commands, so that one copy of the Swift
+        // runtime and FoundationEssentials serves all three (docs/PERFORMANCE.md, "Footprint").
         .executableTarget(
             name: "insetd",
             dependencies: [
                 "InsetDaemon", "InsetInput", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                "InsetVersion",
+                "InsetVersion", "InsetctlCommand", "InsetOSKCommand",
             ]
         ),
-        .executableTarget(
-            name: "insetctl",
+        // insetctl's commands, as a library for the multi-call insetd; `insetctl` is its entry point.
+        .target(
+            name: "InsetctlCommand",
             dependencies: [
                 "InsetTrace", "InsetCore", "InsetProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "InsetVersion", "InsetInput", "InsetSocket",
             ]
         ),
+        .executableTarget(name: "insetctl", dependencies: ["InsetctlCommand"]),
         // D-Bus through libsystemd's sd-bus (a non-variadic shim; Swift cannot call C varargs),
         // and its typed wrapper. Only the session-side OSK bridge uses them.
         .systemLibrary(name: "CSdBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -114,12 +119,14 @@ let package = Package(
         // Unix sockets (the one sockaddr_un set-up, errors with errno) and where insetd's socket is.
         .target(name: "InsetSocket", dependencies: ["CSocketCalls"]),
         .target(name: "CSocketCalls"),
-        .executableTarget(
-            name: "insetd-osk",
+        // insetd-osk's command line, as a library for the multi-call insetd.
+        .target(
+            name: "InsetOSKCommand",
             dependencies: [
                 "InsetOSK", "InsetSocket", "InsetVersion", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "insetd-osk", dependencies: ["InsetOSKCommand"]),
         // Every binary's --version, generated from scripts/version at build time.
         .target(name: "InsetVersion", plugins: ["VersionPlugin"]),
         .plugin(name: "VersionPlugin", capability: .buildTool()),

@@ -1,5 +1,9 @@
-import CLibevdev
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import CLibevdev
 import Glibc
 import InsetInput
 
@@ -116,7 +120,7 @@ public enum FixtureQuirks {
 
     /// Removes what `write(dmi:)` wrote (its whole directory).
     public static func remove(_ sources: QuirksSources) {
-        let root = (sources.dataDirectory as NSString).deletingLastPathComponent
+        let root = String(sources.dataDirectory.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"))
         guard root.hasPrefix("/tmp/insetd-quirks-") else { return }
         try? FileManager.default.removeItem(atPath: root)
     }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import InsetProtocol
 
 /// Starts the `insetd` built next to the test binary, for tests that talk to

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// What /proc says about a running process, for tests that check the daemon
 /// leaks no descriptors and goes idle.

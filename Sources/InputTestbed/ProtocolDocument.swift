@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// docs/PROTOCOL.md as the tests read it: its examples, each a fenced block
 /// marked with its role (```json client, ```json daemon, ```json timeline),

@@ -1,5 +1,10 @@
-import DBus
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
+import DBus
 import InsetCore
 import InsetProtocol
 

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// GNOME's `org.gnome.desktop.a11y.applications screen-keyboard-enabled`, the
 /// switch Phosh and GNOME Shell follow, written through `gsettings` (dconf) so
@@ -35,7 +40,7 @@ final class GnomeSetting {
     }
 
     func read() throws -> Bool {
-        try Self.run(["get", Self.schema, Self.key]).trimmingCharacters(in: .whitespacesAndNewlines) == "true"
+        try Self.run(["get", Self.schema, Self.key]).trimmedOfWhitespace == "true"
     }
 
     private func write(_ value: Bool) throws {
@@ -44,18 +49,10 @@ final class GnomeSetting {
     }
 
     private static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/gsettings")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw OSKError("gsettings \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+        let (status, output) = try CommandOutput.run("/usr/bin/gsettings", arguments)
+        guard status == 0 else {
+            throw OSKError("gsettings \(arguments.joined(separator: " ")) exited with \(status)")
         }
-        return String(decoding: data, as: UTF8.self)
+        return output
     }
 }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import InsetCore
 
 /// The usable area of a wlroots output as sway reports it (IPC `get_outputs`
@@ -64,7 +69,7 @@ public struct SwayIPC: Sendable {
     }
 
     private static func fullscreen(in con: [String: Any]) -> String? {
-        if con["type"] as? String != "workspace", ((con["fullscreen_mode"] as? NSNumber)?.intValue ?? 0) > 0 {
+        if con["type"] as? String != "workspace", (number(con["fullscreen_mode"]) ?? 0) > 0 {
             let properties = con["window_properties"] as? [String: Any]
             let id = con["app_id"] as? String ?? properties?["class"] as? String ?? ""
             // A name for a log line and a protocol field: short and plain.
@@ -81,9 +86,8 @@ public struct SwayIPC: Sendable {
     }
 
     private func rect(_ value: Any?) -> Rect? {
-        guard let r = value as? [String: Any], let x = (r["x"] as? NSNumber)?.doubleValue,
-            let y = (r["y"] as? NSNumber)?.doubleValue, let w = (r["width"] as? NSNumber)?.doubleValue,
-            let h = (r["height"] as? NSNumber)?.doubleValue
+        guard let r = value as? [String: Any], let x = Self.number(r["x"]), let y = Self.number(r["y"]),
+            let w = Self.number(r["width"]), let h = Self.number(r["height"])
         else { return nil }
         return Rect(x: x, y: y, width: w, height: h)
     }
@@ -103,7 +107,12 @@ public struct SwayIPC: Sendable {
         let replyHeader = try read(fd, 14)
         let length = replyHeader[6..<10].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
         let payload = try read(fd, Int(length))
-        return try JSONSerialization.jsonObject(with: Data(payload))
+        return try JSONDecoder().decode(SwayJSON.self, from: Data(payload)).value
+    }
+
+    /// A JSON number as the replies hold it (an `Int` or a `Double`).
+    private static func number(_ value: Any?) -> Double? {
+        (value as? Int).map(Double.init) ?? value as? Double
     }
 
     private func read(_ fd: Int32, _ count: Int) throws -> [UInt8] {
@@ -115,5 +124,32 @@ public struct SwayIPC: Sendable {
             done += n
         }
         return buffer
+    }
+}
+
+/// Any JSON value as plain Swift values (`[String: Any]`, `[Any]`, `String`,
+/// `Bool`, `Int`, `Double`; null as `Optional<Any>.none`), the shape sway's
+/// replies are navigated in: `JSONDecoder` from FoundationEssentials, because
+/// `JSONSerialization` would bring all of Foundation and ICU into the bridge.
+private struct SwayJSON: Decodable {
+    let value: Any
+
+    init(from decoder: any Decoder) throws {
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            value = Any?.none as Any
+        } else if let bool = try? single.decode(Bool.self) {
+            value = bool
+        } else if let integer = try? single.decode(Int.self) {
+            value = integer
+        } else if let number = try? single.decode(Double.self) {
+            value = number
+        } else if let string = try? single.decode(String.self) {
+            value = string
+        } else if let array = try? single.decode([SwayJSON].self) {
+            value = array.map(\.value)
+        } else {
+            value = try single.decode([String: SwayJSON].self).mapValues(\.value)
+        }
     }
 }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import DBus
 
 /// wvkbd (sway/labwc kiosks, postmarketOS): no bus interface, but SIGUSR2 shows
@@ -60,7 +65,7 @@ final class Wvkbd: OSKBackend {
         if let pid = options.wvkbdPid { return alive(pid) }
         if let file = options.wvkbdPidFile {
             let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-            return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)).flatMap(alive)
+            return Int32(text.trimmedOfWhitespace).flatMap(alive)
         }
         if let unit = options.wvkbdUnit { return unitMainPid(unit).flatMap(alive) }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
@@ -88,16 +93,9 @@ final class Wvkbd: OSKBackend {
     }
 
     private func unitMainPid(_ unit: String) -> Int32? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemctl")
-        process.arguments = ["--user", "show", "--property=MainPID", "--value", unit]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Int32(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        let arguments = ["--user", "show", "--property=MainPID", "--value", unit]
+        guard let (_, output) = try? CommandOutput.run("/usr/bin/systemctl", arguments) else { return nil }
+        return Int32(output.trimmedOfWhitespace)
     }
 
     private static func commandLine(of pid: Int32) -> [String]? {

@@ -1,8 +1,12 @@
 // insetd-testbed: emulated input hardware for testing kiosks and devices with
 // insetd in the loop, in CI, without root or real devices.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import ArgumentParser
 import InsetVersion
-import Foundation
 import Glibc
 import InputTestbed
 
@@ -23,7 +27,8 @@ struct InsetdTestbed: ParsableCommand {
 
 /// A one-line error: `insetd-testbed: MESSAGE` on standard error, then `status`.
 func fail(_ message: String, status: Int32 = 1) -> ExitCode {
-    FileHandle.standardError.write(Data("insetd-testbed: \(message)\n".utf8))
+    let line = Array("insetd-testbed: \(message)\n".utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     return ExitCode(status)
 }
 

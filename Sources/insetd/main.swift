@@ -4,14 +4,28 @@ import ArgumentParser
 import Glibc
 import InsetDaemon
 import InsetInput
+import InsetOSKCommand
+import InsetctlCommand
 import InsetVersion
 import Logging
 
 /// The entry point: hands Swift concurrency to the event loop before any task
-/// exists (see `DaemonRuntime`), then runs the command on it.
+/// exists (see `DaemonRuntime`), then runs the command on it. Called as
+/// insetctl or insetd-osk (the installed symbolic links to this binary), it is
+/// that command instead, before any of the daemon's set-up: one binary carries
+/// the Swift runtime for all three (docs/PERFORMANCE.md, "Footprint").
 @main
 enum InsetdMain {
     static func main() {
+        switch CommandLine.arguments.first?.split(separator: "/").last {
+        case "insetctl"?:
+            Insetctl.main()
+            exit(0)
+        case "insetd-osk"?:
+            InsetdOSK.main()
+            exit(0)
+        default: break
+        }
         DaemonRuntime.takeOverConcurrency()
         // Detached: a task inheriting the main actor would start on the main queue.
         Task.detached {

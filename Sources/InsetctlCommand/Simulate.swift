@@ -1,7 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
 import ArgumentParser
 import InsetCore
 import InsetProtocol
-import Foundation
 
 /// Registers a temporary full-screen view and drives it, printing what a client
 /// would receive: a way to see the engine work without writing a client.

@@ -1,6 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import ArgumentParser
 import InsetProtocol
-import Foundation
 import Glibc
 
 /// One `NAME=VALUE` a test waits for, checked against the state the daemon's
@@ -107,7 +111,7 @@ extension Insetctl {
                     }
                 }
             } catch let error as CtlError {
-                FileHandle.standardError.write(Data("insetctl: \(error.description)\n".utf8))
+                StandardStreams.printError("insetctl: \(error.description)")
                 throw ExitCode(2)
             }
             report(wanted, facts)

@@ -1,5 +1,10 @@
-import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
+import ArgumentParser
 import InsetTrace
 
 extension Insetctl {
@@ -26,26 +31,25 @@ extension Insetctl {
         func run() throws {
             var replayer = TraceReplayer()
             var lines: [Data] = []
-            let out = FileHandle.standardOutput
             do {
                 for name in files {
                     let file = try TraceReader.read(try read(name), name: name)
                     for output in try replayer.replay(file) {
                         let line = TraceOutput.line(output)
-                        if expect == nil { out.write(line) } else { lines.append(line) }
+                        if expect == nil { StandardStreams.write(line, to: 1) } else { lines.append(line) }
                     }
                 }
             } catch let error as TraceError {
                 throw CtlError("\(error)")
             }
-            for note in replayer.notes { printError("insetctl: \(note)") }
+            for note in replayer.notes { StandardStreams.printError("insetctl: \(note)") }
             guard let expect else { return }
             let comparison = OutputComparison.compare(replayed: lines, recorded: try read(expect))
             if comparison.truncatedLastLine {
-                printError("insetctl: \(expect): the last line is cut short (insetd stopped mid-write); not compared")
+                StandardStreams.printError("insetctl: \(expect): the last line is cut short (insetd stopped mid-write); not compared")
             }
             if let report = comparison.report(recordedName: expect) {
-                printError(report)
+                StandardStreams.printError(report)
                 throw ExitCode(1)
             }
             print("identical: \(replayer.recordCount) records replayed, \(comparison.matching) outputs as in \(expect)")
@@ -58,8 +62,4 @@ extension Insetctl {
             return data
         }
     }
-}
-
-private func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
 }

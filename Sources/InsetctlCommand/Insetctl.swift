@@ -1,6 +1,11 @@
 // insetctl: look at and steer insetd from a terminal.
-import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
+import ArgumentParser
 import InsetVersion
 import InsetProtocol
 import InsetSocket
@@ -14,9 +19,11 @@ struct SocketOptions: ParsableArguments {
     func connect() throws -> DaemonChannel { try DaemonChannel(path: path) }
 }
 
-@main
-struct Insetctl: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// insetctl's root command: a library type rather than an executable's, so
+/// that both the `insetctl` product and the multi-call `insetd` binary (run
+/// as `insetctl`) start it.
+public struct Insetctl: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "insetctl",
         abstract: "Look at and steer insetd, the on-screen keyboard authority.",
         discussion: "Shell completions: insetctl --generate-completion-script bash|zsh|fish",
@@ -26,6 +33,8 @@ struct Insetctl: ParsableCommand {
             Replay.self, Wait.self, Events.self,
             Mode.self, Keys.self, Reload.self,
         ])
+
+    public init() {}
 }
 
 extension Insetctl {

@@ -1,6 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
 import ArgumentParser
 import InsetProtocol
-import Foundation
 
 extension Insetctl {
     struct Events: ParsableCommand {
