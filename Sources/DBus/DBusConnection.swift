@@ -3,15 +3,15 @@ import Glibc
 
 /// A failed sd-bus call: what was being done, the errno sd-bus returned, and
 /// the D-Bus error name and message when the peer sent an error reply.
-public struct DBusError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct DBusError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was being done, e.g. `call sm.puri.OSK0.SetVisible`.
-    public var operation: String
-    public var errno: Int32
+    package var operation: String
+    package var errno: Int32
     /// `org.freedesktop.DBus.Error.ServiceUnknown` and the like; nil for local failures.
-    public var name: String?
-    public var message: String?
+    package var name: String?
+    package var message: String?
 
-    public init(_ operation: String, errno: Int32, name: String? = nil, message: String? = nil) {
+    package init(_ operation: String, errno: Int32, name: String? = nil, message: String? = nil) {
         self.operation = operation
         self.errno = errno
         self.name = name
@@ -19,21 +19,21 @@ public struct DBusError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Nobody owns the bus name the call was addressed to.
-    public var serviceUnknown: Bool {
+    package var serviceUnknown: Bool {
         name == "org.freedesktop.DBus.Error.ServiceUnknown" || name == "org.freedesktop.DBus.Error.NameHasNoOwner"
     }
 
     /// The connection to the bus itself is gone (the bus daemon exited or the socket broke).
-    public var connectionLost: Bool { [ECONNRESET, ENOTCONN, EPIPE, ESHUTDOWN, ECONNREFUSED].contains(errno) }
+    package var connectionLost: Bool { [ECONNRESET, ENOTCONN, EPIPE, ESHUTDOWN, ECONNREFUSED].contains(errno) }
 
-    public var description: String {
+    package var description: String {
         if let name { return "\(operation): \(name): \(message ?? "")" }
         return "\(operation): \(String(cString: strerror(errno))) (errno \(errno))"
     }
 }
 
 /// A value passed as a method argument.
-public enum DBusArgument: Hashable, Sendable {
+package enum DBusArgument: Hashable, Sendable {
     case bool(Bool)
     case string(String)
 }
@@ -44,15 +44,15 @@ public enum DBusArgument: Hashable, Sendable {
 ///
 /// Not thread-safe, like sd-bus itself: use it from one thread, and drive it from
 /// a poll loop with `fileDescriptor`, `pollEvents`, `timeout` and `process()`.
-public final class DBusConnection {
+package final class DBusConnection {
     private var bus: OpaquePointer?
     private var slots: [OpaquePointer] = []
     private var handlers: [MatchHandler] = []
     /// How long a method call may wait for its reply.
-    public var callTimeoutMicroseconds: UInt64 = 2_000_000
+    package var callTimeoutMicroseconds: UInt64 = 2_000_000
 
     /// The user's session bus (`DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`).
-    public static func session() throws(DBusError) -> DBusConnection {
+    package static func session() throws(DBusError) -> DBusConnection {
         var bus: OpaquePointer?
         let r = sd_bus_open_user(&bus)
         guard r >= 0, let bus else { throw DBusError("connect to the session bus", errno: -r) }
@@ -69,16 +69,16 @@ public final class DBusConnection {
     }
 
     /// The descriptor to poll, and for which events.
-    public var fileDescriptor: Int32 { bus.map { sd_bus_get_fd($0) } ?? -1 }
+    package var fileDescriptor: Int32 { bus.map { sd_bus_get_fd($0) } ?? -1 }
 
-    public var pollEvents: Int16 {
+    package var pollEvents: Int16 {
         guard let bus else { return 0 }
         let events = sd_bus_get_events(bus)
         return events < 0 ? 0 : Int16(truncatingIfNeeded: events)
     }
 
     /// Microseconds until sd-bus needs `process()` without I/O (a call timing out); nil = none.
-    public var timeoutMicroseconds: UInt64? {
+    package var timeoutMicroseconds: UInt64? {
         guard let bus else { return nil }
         var usec: UInt64 = 0
         guard sd_bus_get_timeout(bus, &usec) >= 0, usec != UInt64.max else { return nil }
@@ -89,7 +89,7 @@ public final class DBusConnection {
     }
 
     /// Dispatches everything pending; match handlers run from inside this call.
-    public func process() throws(DBusError) {
+    package func process() throws(DBusError) {
         guard let bus else { throw DBusError("process", errno: ENOTCONN) }
         while true {
             let r = sd_bus_process(bus, nil)
@@ -99,7 +99,7 @@ public final class DBusConnection {
     }
 
     /// Calls a method and waits for its reply, which is ignored beyond success.
-    public func call(
+    package func call(
         _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusArgument] = []
     ) throws(DBusError) {
         let reply = try callForReply(destination, path, interface, member, arguments)
@@ -107,7 +107,7 @@ public final class DBusConnection {
     }
 
     /// Calls a method whose reply is one boolean.
-    public func callReturningBool(
+    package func callReturningBool(
         _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusArgument] = []
     ) throws(DBusError) -> Bool {
         let reply = try callForReply(destination, path, interface, member, arguments)
@@ -119,13 +119,13 @@ public final class DBusConnection {
     }
 
     /// Whether anyone owns `name` on this bus.
-    public func nameHasOwner(_ name: String) throws(DBusError) -> Bool {
+    package func nameHasOwner(_ name: String) throws(DBusError) -> Bool {
         try callReturningBool(
             "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", [.string(name)])
     }
 
     /// Reads a boolean property.
-    public func boolProperty(_ destination: String, _ path: String, _ interface: String, _ name: String) throws(DBusError)
+    package func boolProperty(_ destination: String, _ path: String, _ interface: String, _ name: String) throws(DBusError)
         -> Bool
     {
         guard let bus else { throw DBusError("get \(interface).\(name)", errno: ENOTCONN) }
@@ -138,7 +138,7 @@ public final class DBusConnection {
     }
 
     /// Reads a property of type `(iiii)`, a rectangle: x, y, width, height.
-    public func rectProperty(_ destination: String, _ path: String, _ interface: String, _ name: String)
+    package func rectProperty(_ destination: String, _ path: String, _ interface: String, _ name: String)
         throws(DBusError) -> (x: Int32, y: Int32, width: Int32, height: Int32)
     {
         guard let bus else { throw DBusError("get \(interface).\(name)", errno: ENOTCONN) }
@@ -151,7 +151,7 @@ public final class DBusConnection {
     }
 
     /// Writes a boolean property (`org.freedesktop.DBus.Properties.Set`).
-    public func setBoolProperty(
+    package func setBoolProperty(
         _ destination: String, _ path: String, _ interface: String, _ name: String, _ value: Bool
     ) throws(DBusError) {
         let operation = "set \(interface).\(name)"
@@ -166,7 +166,7 @@ public final class DBusConnection {
 
     /// Runs `handler` (from `process()`) for every message matching `rule`, a
     /// D-Bus match rule such as `type='signal',sender='org.kde.KWin'`.
-    public func addMatch(_ rule: String, _ handler: @escaping () -> Void) throws(DBusError) {
+    package func addMatch(_ rule: String, _ handler: @escaping () -> Void) throws(DBusError) {
         guard let bus else { throw DBusError("add match", errno: ENOTCONN) }
         let box = MatchHandler(handler)
         var slot: OpaquePointer?

@@ -2,14 +2,14 @@ import DBus
 import InsetCore
 
 /// Which on-screen keyboard the bridge drives.
-public enum BackendKind: String, CaseIterable, Sendable {
+package enum BackendKind: String, CaseIterable, Sendable {
     case squeekboard, wvkbd, kwin, gnome, auto
 }
 
 /// One on-screen keyboard as the bridge drives it. A backend exists per OSK
 /// family because each has its own way to show, hide and observe it (D-Bus
 /// method, property, signals to a process, a desktop setting).
-public protocol OSKBackend: AnyObject {
+package protocol OSKBackend: AnyObject {
     /// Short name used in logs and as the `bridge` of feedback messages.
     var name: String { get }
     /// Whether it speaks D-Bus (then `attach` gets the session bus).
@@ -34,27 +34,27 @@ public protocol OSKBackend: AnyObject {
 }
 
 extension OSKBackend {
-    public func configuredHeight(landscape: Bool) -> Double? { nil }
-    public func frame() -> Rect? { nil }
-    public func hardwareKeyboard(_ usable: Bool) {}
-    public func restore() {}
+    package func configuredHeight(landscape: Bool) -> Double? { nil }
+    package func frame() -> Rect? { nil }
+    package func hardwareKeyboard(_ usable: Bool) {}
+    package func restore() {}
 }
 
 /// Options the backends need from the command line.
-public struct BackendOptions: Sendable {
-    public var wvkbdPid: Int32?
-    public var wvkbdPidFile: String?
-    public var wvkbdUnit: String?
-    public var wvkbdHeights: (portrait: Double, landscape: Double)?
+package struct BackendOptions: Sendable {
+    package var wvkbdPid: Int32?
+    package var wvkbdPidFile: String?
+    package var wvkbdUnit: String?
+    package var wvkbdHeights: (portrait: Double, landscape: Double)?
     /// Whether squeekboard's backend also turns GNOME's setting off with a hardware keyboard.
-    public var squeekboardFollowsSetting = true
+    package var squeekboardFollowsSetting = true
 
-    public init() {}
+    package init() {}
 }
 
 /// Builds backends, and resolves `auto` to the first OSK that is present.
-public enum Backends {
-    public static func make(_ kind: BackendKind, options: BackendOptions, log: BridgeLog) -> OSKBackend? {
+package enum Backends {
+    package static func make(_ kind: BackendKind, options: BackendOptions, log: BridgeLog) -> OSKBackend? {
         switch kind {
         case .squeekboard: Squeekboard(setting: options.squeekboardFollowsSetting ? GnomeSetting(log: log) : nil)
         case .kwin: KWinVirtualKeyboard()
@@ -65,7 +65,7 @@ public enum Backends {
     }
 
     /// The first of squeekboard, KWin, wvkbd, GNOME whose service is present now.
-    public static func detect(bus: DBusConnection?, options: BackendOptions) -> BackendKind? {
+    package static func detect(bus: DBusConnection?, options: BackendOptions) -> BackendKind? {
         if let bus {
             if (try? bus.nameHasOwner(Squeekboard.busName)) == true { return .squeekboard }
             if (try? bus.nameHasOwner(KWinVirtualKeyboard.busName)) == true { return .kwin }

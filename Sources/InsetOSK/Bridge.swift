@@ -12,13 +12,13 @@ import InsetProtocol
 nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0
 
 /// What the bridge is told to do.
-public struct BridgeConfiguration: Sendable {
-    public var backend: BackendKind
-    public var socketPath: String
-    public var options: BackendOptions
-    public var log: BridgeLog
+package struct BridgeConfiguration: Sendable {
+    package var backend: BackendKind
+    package var socketPath: String
+    package var options: BackendOptions
+    package var log: BridgeLog
 
-    public init(backend: BackendKind, socketPath: String, options: BackendOptions, log: BridgeLog) {
+    package init(backend: BackendKind, socketPath: String, options: BackendOptions, log: BridgeLog) {
         self.backend = backend
         self.socketPath = socketPath
         self.options = options
@@ -31,7 +31,7 @@ public struct BridgeConfiguration: Sendable {
 /// and carries out the machine's actions. One thread, one poll loop; every peer
 /// (insetd, the session bus, the OSK) may be missing or go away, and each is
 /// retried on its own back-off with one log line per distinct failure.
-public final class Bridge {
+package final class Bridge {
     private let configuration: BridgeConfiguration
     private var log: BridgeLog { configuration.log }
 
@@ -59,7 +59,7 @@ public final class Bridge {
     private var lastGap: Double?
     private var swayOutput: Size?
 
-    public init(configuration: BridgeConfiguration) {
+    package init(configuration: BridgeConfiguration) {
         self.configuration = configuration
         machine = BridgeMachine(name: configuration.backend == .auto ? "the OSK" : configuration.backend.rawValue)
         if configuration.backend != .auto {
@@ -68,7 +68,7 @@ public final class Bridge {
     }
 
     /// Runs until SIGTERM or SIGINT, then puts back the settings it changed.
-    public func run() {
+    package func run() {
         // A parent may have left them blocked (posix_spawn passes the mask on).
         var stopSignals = sigset_t()
         sigemptyset(&stopSignals)

@@ -3,7 +3,7 @@ import InsetCore
 /// What insetd-osk's decisions react to: insetd's word, the OSK's, the
 /// compositor's, and time. The I/O side (`Bridge`) turns sockets, D-Bus signals
 /// and sway's IPC into these, so every rule can be tested with exact times.
-public enum BridgeEvent: Hashable, Sendable {
+package enum BridgeEvent: Hashable, Sendable {
     /// insetd's welcome: a first connection or a restarted insetd, with its whole state.
     case linkConnected(screen: Size, keyboardShown: Bool, hardwareKeyboard: Bool)
     case linkLost
@@ -27,18 +27,18 @@ public enum BridgeEvent: Hashable, Sendable {
 }
 
 /// wvkbd's `-H` / `-L`: a frame known before the keyboard ever shows.
-public struct ConfiguredHeights: Hashable, Sendable {
-    public var portrait: Double?
-    public var landscape: Double?
+package struct ConfiguredHeights: Hashable, Sendable {
+    package var portrait: Double?
+    package var landscape: Double?
 
-    public init(portrait: Double?, landscape: Double?) {
+    package init(portrait: Double?, landscape: Double?) {
         self.portrait = portrait
         self.landscape = landscape
     }
 }
 
 /// What the machine asks the I/O side to do, in order.
-public enum BridgeAction: Hashable, Sendable {
+package enum BridgeAction: Hashable, Sendable {
     case setOSKVisible(Bool)
     /// A usable hardware keyboard came or went (desktop settings follow it).
     case setHardwareKeyboard(Bool)
@@ -54,30 +54,30 @@ public enum BridgeAction: Hashable, Sendable {
 }
 
 /// One step's outcome: actions, and when the machine next needs a `.tick`.
-public struct BridgeStep: Hashable, Sendable {
-    public var actions: [BridgeAction]
-    public var wake: Instant?
+package struct BridgeStep: Hashable, Sendable {
+    package var actions: [BridgeAction]
+    package var wake: Instant?
 }
 
 /// The bridge's timings, named so tests derive expected times from them.
-public struct BridgeTiming: Hashable, Sendable {
+package struct BridgeTiming: Hashable, Sendable {
     /// After the n-th show was sent, how long to wait for the OSK to confirm it
     /// before the next one; one send per entry, then the bridge gives up.
-    public var confirmDelays: [Duration] = [.milliseconds(80), .milliseconds(200), .milliseconds(400), .milliseconds(800)]
+    package var confirmDelays: [Duration] = [.milliseconds(80), .milliseconds(200), .milliseconds(400), .milliseconds(800)]
     /// A hide the bridge did not ask for is the user's only when the OSK had been
     /// visible, and no show had been sent, for this long; sooner it is a drop.
-    public var settle: Duration = .milliseconds(500)
+    package var settle: Duration = .milliseconds(500)
     /// A user's hide is reported after this long unless insetd hides meanwhile
     /// (squeekboard hides by itself on blur, and insetd's hide may come second).
-    public var userHideHold: Duration = .milliseconds(250)
+    package var userHideHold: Duration = .milliseconds(250)
     /// While shown, how often the compositor is asked about full-screen windows.
-    public var fullscreenInterval: Duration = .seconds(1)
+    package var fullscreenInterval: Duration = .seconds(1)
     /// How long after a show the compositor's usable area is read for the frame
     /// (until two readings agree; a loaded machine's compositor can be slow to
     /// apply the exclusive zone).
-    public var measureWindow: Duration = .seconds(5)
+    package var measureWindow: Duration = .seconds(5)
 
-    public init() {}
+    package init() {}
 }
 
 /// insetd-osk's decisions, as a pure state machine: an event and the time in,
@@ -86,11 +86,11 @@ public struct BridgeTiming: Hashable, Sendable {
 /// asserted again, given up; the user's own hide; an OSK crash; an insetd
 /// restart; a keyboard under a full-screen window) are decided in one place
 /// and tested with exact times.
-public struct BridgeMachine: Sendable {
-    public let timing: BridgeTiming
+package struct BridgeMachine: Sendable {
+    package let timing: BridgeTiming
 
     // insetd's side.
-    public private(set) var linked = false
+    package private(set) var linked = false
     private var screen = Size(width: 0, height: 0)
     private var keyboardShown = false
     private var hardwareKeyboard = false
@@ -100,8 +100,8 @@ public struct BridgeMachine: Sendable {
 
     // The OSK's side.
     /// The OSK's name in log lines and problems (until it attaches: the configured backend's).
-    public private(set) var name: String
-    public private(set) var attached = false
+    package private(set) var name: String
+    package private(set) var attached = false
     private var observable = false
     private var configured: ConfiguredHeights?
     private var measurable = false
@@ -109,8 +109,8 @@ public struct BridgeMachine: Sendable {
     private var announcedMeasuring = false
     private var hardwareApplied: Bool?
     /// What the OSK was last asked to do.
-    public private(set) var applied: Bool?
-    public private(set) var observed: Bool?
+    package private(set) var applied: Bool?
+    package private(set) var observed: Bool?
     private var visibleSince: Instant?
     private var lastShowSent: Instant?
 
@@ -128,9 +128,9 @@ public struct BridgeMachine: Sendable {
     private var realFrame: Rect?
     private var reportedFrame: Rect?
     /// Until when the I/O side should read the compositor for the real frame.
-    public private(set) var measureUntil: Instant?
+    package private(set) var measureUntil: Instant?
 
-    public init(name: String = "the OSK", timing: BridgeTiming = BridgeTiming()) {
+    package init(name: String = "the OSK", timing: BridgeTiming = BridgeTiming()) {
         self.name = name
         self.timing = timing
     }
@@ -140,11 +140,11 @@ public struct BridgeMachine: Sendable {
     private var desired: Bool { userChoice ?? (keyboardShown && !hardwareKeyboard) }
 
     /// Whether a show is waiting for the OSK to confirm it (then every wake reads it again).
-    public var asserting: Bool { nextCheck != nil }
+    package var asserting: Bool { nextCheck != nil }
 
     /// Takes one event at `now`: the actions to carry out in order, and the
     /// latest time to come back with a `.tick` (nil: only when something happens).
-    public mutating func handle(_ event: BridgeEvent, now: Instant) -> BridgeStep {
+    package mutating func handle(_ event: BridgeEvent, now: Instant) -> BridgeStep {
         var out: [BridgeAction] = []
         switch event {
         case .linkConnected(let screen, let shown, let hardware):

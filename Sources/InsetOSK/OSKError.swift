@@ -7,12 +7,12 @@ import InsetSocket
 
 /// Why a backend could not reach or drive its on-screen keyboard, as one line a
 /// person can act on (the bridge logs it once and retries with back-off).
-public struct OSKError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var description: String
+package struct OSKError: Error, Hashable, Sendable, CustomStringConvertible {
+    package var description: String
     /// The OSK is not running (as opposed to running and failing).
-    public var absent: Bool
+    package var absent: Bool
 
-    public init(_ description: String, absent: Bool = false) {
+    package init(_ description: String, absent: Bool = false) {
         self.description = description
         self.absent = absent
     }
@@ -24,13 +24,13 @@ public struct OSKError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// The bridge's log: one line per event on standard error (journald adds the
 /// time under systemd). Never carries keystrokes: the bridge sees none.
-public struct BridgeLog: Sendable {
-    public var debug: Bool
+package struct BridgeLog: Sendable {
+    package var debug: Bool
 
-    public init(debug: Bool = false) { self.debug = debug }
+    package init(debug: Bool = false) { self.debug = debug }
 
-    public func info(_ line: String) { write("insetd-osk: \(line)\n") }
-    public func trace(_ line: String) { if debug { write("insetd-osk: \(line)\n") } }
+    package func info(_ line: String) { write("insetd-osk: \(line)\n") }
+    package func trace(_ line: String) { if debug { write("insetd-osk: \(line)\n") } }
 
     private func write(_ text: String) {
         var bytes = Array(text.utf8)

@@ -10,24 +10,24 @@ import InsetCore
 /// and `get_workspaces`). An on-screen keyboard on the layer shell claims an
 /// exclusive zone, so the visible workspace's rect shrinks by the keyboard's
 /// real height: that is how the bridge learns the real frame.
-public struct SwayUsableArea: Hashable, Sendable {
+package struct SwayUsableArea: Hashable, Sendable {
     /// The output's logical size.
-    public var output: Size
+    package var output: Size
     /// How far the workspace's bottom edge is above the output's.
-    public var bottomGap: Double
+    package var bottomGap: Double
 }
 
 /// A client of sway's IPC socket (`$SWAYSOCK`), one short connection per query.
-public struct SwayIPC: Sendable {
-    public let socketPath: String
+package struct SwayIPC: Sendable {
+    package let socketPath: String
 
-    public init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let path = environment["SWAYSOCK"], !path.isEmpty else { return nil }
         socketPath = path
     }
 
     /// The focused output's (else the first active output's) usable area.
-    public func usableArea() throws -> SwayUsableArea {
+    package func usableArea() throws -> SwayUsableArea {
         let (name, outputRect) = try oskOutput()
         let workspaces = try query(type: 1) as? [[String: Any]] ?? []
         guard let workspace = workspaces.first(where: { $0["output"] as? String == name && ($0["visible"] as? Bool ?? false) }),
@@ -51,7 +51,7 @@ public struct SwayIPC: Sendable {
     /// The app id of a full-screen window on the OSK's output's visible
     /// workspace (`get_tree`), or nil when there is none. sway draws layer-shell
     /// "top" surfaces (squeekboard, wvkbd 0.12) below such a window.
-    public func fullscreenWindow() throws -> String? {
+    package func fullscreenWindow() throws -> String? {
         let output = try oskOutput().name
         return Self.fullscreenWindow(inTree: try query(type: 4), output: output)
     }
