@@ -16,7 +16,8 @@ import InsetSocket
 public final class LineClient: @unchecked Sendable {
     private let queue = DispatchQueue(label: "LineClient")
     public let fd: Int32
-    private var pending: [UInt8] = []
+    private var reader: LineReader
+    private let receiveTimeout: Double
     private var closed = false
     /// This connection's id, from the welcome: adjustments name their view with it.
     private var client = ClientID("")
@@ -25,6 +26,8 @@ public final class LineClient: @unchecked Sendable {
 
     public init(path: String, receiveTimeout: Double = 3) throws {
         fd = try UnixSocket.connect(path)
+        reader = LineReader(descriptor: fd)
+        self.receiveTimeout = receiveTimeout
         var timeout = timeval(tv_sec: Int(receiveTimeout), tv_usec: Int((receiveTimeout - Double(Int(receiveTimeout))) * 1e6))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
@@ -58,19 +61,9 @@ public final class LineClient: @unchecked Sendable {
         }
     }
 
+    /// Waits at most the receive timeout.
     private func blockingReadLine() -> String? {
-        while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
-                return line
-            }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            pending += chunk[..<count]
-        }
+        (try? reader.line(timeout: receiveTimeout)).flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The next line, read by the protocol's decoder (`DaemonMessageDecoder`);
@@ -89,5 +82,5 @@ public final class LineClient: @unchecked Sendable {
     }
 
     /// True when the server has closed the connection (end of stream).
-    public func isClosedByPeer() async -> Bool { await readLine() == nil && pending.isEmpty }
+    public func isClosedByPeer() async -> Bool { await readLine() == nil && reader.pendingCount == 0 }
 }

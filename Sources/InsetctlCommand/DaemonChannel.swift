@@ -18,7 +18,7 @@ final class DaemonChannel {
 
     let path: String
     private let fd: Int32
-    private var pending: [UInt8] = []
+    private var reader: LineReader
     /// This connection's id, from the welcome: adjustments name their view with it.
     private var client = ClientID("")
 
@@ -27,6 +27,7 @@ final class DaemonChannel {
         self.path = path
         do {
             fd = try UnixSocket.connect(path)
+            reader = LineReader(descriptor: fd)
         } catch where error.errno == ENAMETOOLONG {
             throw CtlError("socket path is too long: \(path)")
         } catch {
@@ -59,23 +60,17 @@ final class DaemonChannel {
 
     /// The next line; nil on timeout. Throws when insetd closes the connection.
     func receiveLine(timeout: Double?) throws -> Received? {
-        while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = pending[..<newline]
-                let received = (String(decoding: line, as: UTF8.self), try? DaemonMessageDecoder.decode(line, client: client))
-                pending.removeSubrange(...newline)
-                return received
-            }
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, timeout.map { Int32($0 * 1000) } ?? -1)
-            if ready == 0 { return nil }
-            if ready < 0 { if errno == EINTR { continue } else { throw CtlError("poll failed on \(path)") } }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw CtlError("insetd closed the connection (\(path))") }
-            pending += chunk[..<count]
+        let line: [UInt8]?
+        do {
+            line = try reader.line(timeout: timeout)
+        } catch .closed {
+            throw CtlError("insetd closed the connection (\(path))")
+        } catch .tooLong {
+            throw CtlError("insetd sent a line longer than \(LineFramer.defaultLimit) bytes (\(path))")
+        } catch .failed(let errno) {
+            throw CtlError("reading from \(path) failed: \(String(cString: strerror(errno)))")
         }
+        return line.map { (String(decoding: $0, as: UTF8.self), try? DaemonMessageDecoder.decode($0, client: client)) }
     }
 
     /// The next message this insetctl knows (others are skipped); nil on timeout.
