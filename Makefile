@@ -348,3 +348,29 @@ endif
 
 uninstall-gtk-im:
 	rm -f $(DESTDIR)$(GTK_IMMODULEDIR)/libim-insetd.so
+
+# The Insetd QML module (qt/, docs/QT.md): `import Insetd` in Qt Quick apps.
+# Built with CMake against the system Qt (qt6-declarative-dev) and installed
+# into Qt's own QML directory, whatever PREFIX is: QML looks for modules there
+# (or on QML_IMPORT_PATH). The module's three files are one directory, Insetd/.
+QT_QML_BUILD = .build-qt
+QT_QMLDIR ?= $(shell qtpaths6 --query QT_INSTALL_QML 2>/dev/null)
+QT_QML_FILES = qmldir insetdqml.qmltypes libinsetdqml.so
+DEB_SOURCES += qt/CMakeLists.txt qt/src qt/tests
+DEB_PACKAGES += qml6-module-insetd
+.PHONY: qt-qml install-qt-qml uninstall-qt-qml
+
+qt-qml:
+	cmake -S qt -B $(QT_QML_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(QT_QML_BUILD) -j2 --target insetdqml
+
+install: install-qt-qml
+install-qt-qml: qt-qml
+	@[ -n "$(QT_QMLDIR)" ] || { echo "install: qtpaths6 is missing (qt6-base-dev): set QT_QMLDIR" >&2; exit 1; }
+	$(INSTALL) -d $(DESTDIR)$(QT_QMLDIR)/Insetd
+	$(INSTALL) -m 0644 $(addprefix $(QT_QML_BUILD)/Insetd/,$(QT_QML_FILES)) $(DESTDIR)$(QT_QMLDIR)/Insetd/
+
+uninstall: uninstall-qt-qml
+uninstall-qt-qml:
+	rm -f $(addprefix $(DESTDIR)$(QT_QMLDIR)/Insetd/,$(QT_QML_FILES))
+	-rmdir $(DESTDIR)$(QT_QMLDIR)/Insetd 2>/dev/null

@@ -33,7 +33,7 @@ InsetdAttached::~InsetdAttached()
     // The Flickable is being destroyed: unregister, touch nothing of it.
     InsetdKeyboard *keyboard = InsetdKeyboard::existing();
     if (m_follow && keyboard)
-        keyboard->remove(m_name);
+        keyboard->views().remove(m_name);
 }
 
 QQuickItem *InsetdAttached::flickable() const
@@ -62,13 +62,13 @@ void InsetdAttached::setFollow(bool follow)
             m_connections << connect(flick, signal, this, SLOT(scheduleUpdate()));
         m_connections << connect(flick, SIGNAL(bottomMarginChanged()), this, SLOT(onBottomMarginChanged()));
         m_connections << connect(flick, &QQuickItem::windowChanged, this, &InsetdAttached::scheduleUpdate);
-        m_name = InsetdKeyboard::instance()->add(this);
+        m_name = InsetdKeyboard::instance()->views().add(this);
     } else {
         for (const auto &c : std::as_const(m_connections))
             disconnect(c);
         m_connections.clear();
         restore();
-        InsetdKeyboard::instance()->remove(m_name);
+        InsetdKeyboard::instance()->views().remove(m_name);
         m_name.clear();
     }
     emit followChanged();
@@ -215,7 +215,7 @@ void InsetdAttached::sendUpdate()
     // Also while insetd's animation runs (a window sway shrinks meanwhile
     // must be told at once): the offset described is then the animation's end,
     // insetd's, so the update reads as a layout change, not the user scrolling.
-    InsetdKeyboard::instance()->describe(m_name);
+    InsetdKeyboard::instance()->views().describe(m_name);
 }
 
 void InsetdAttached::setInset(double inset)

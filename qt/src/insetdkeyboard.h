@@ -1,24 +1,23 @@
-// Insetd.keyboard: the keyboard as insetd publishes it, and the process's one
-// connection to insetd that every followed Flickable shares (docs/QT.md).
+// Insetd.keyboard: the keyboard as insetd publishes it, one object for the
+// process that every item shares (docs/QT.md).
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <QEasingCurve>
-#include <QHash>
 #include <QObject>
-#include <QPointer>
 #include <QRectF>
-#include <QQuickWindow>
-#include <QTimer>
 #include <QtQml/qqml.h>
 
-struct insetd;
+#include "insetdconnection.h"
+#include "insetdfocus.h"
+#include "insetdviews.h"
+#include "insetdwindow.h"
+
 struct insetd_event;
-class QSocketNotifier;
-class InsetdAttached;
 
 /// The keyboard as insetd publishes it, one per process (Insetd.keyboard from
-/// any item). It also holds the process's one connection to insetd.
+/// any item returns this one object). It owns the process's other parts, one
+/// each: the connection, the window, the views and the focus reports.
 class InsetdKeyboard : public QObject
 {
     Q_OBJECT
@@ -58,13 +57,8 @@ public:
     /// insetd's curves as Qt curves (UIKit's cubic Béziers).
     static QEasingCurve curve(int insetdCurve);
 
-    // For the attached objects.
-    QString add(InsetdAttached *view);
-    void remove(const QString &name);
-    void describe(const QString &name);
-    void focus(const QString &name, const QRectF &field);
-    void blur(const QString &name);
-    QQuickWindow *window() const { return m_window; }
+    /// The followed Flickables (for the attached objects).
+    InsetdViews &views() { return m_views; }
 
 signals:
     void changed();
@@ -73,24 +67,15 @@ signals:
 private:
     InsetdKeyboard();
     ~InsetdKeyboard() override;
-    void dispatch();
     void handle(insetd_event *event);
-    void onFocusObjectChanged(QObject *object);
-    void setWindow(QQuickWindow *window);
-    void sendWindow();
-    void restoreAll();
 
-    struct insetd *m_ctx = nullptr;
-    QSocketNotifier *m_notifier = nullptr;
-    QHash<QString, QPointer<InsetdAttached>> m_views;
-    int m_nextView = 1;
-    QString m_focused;
-    QRectF m_lastField;
-    QPointer<QQuickWindow> m_window;
-    QTimer m_windowTimer;
+    // Declared in the order they depend on each other (built in this order).
+    InsetdConnection m_connection;
+    InsetdWindow m_window{m_connection};
+    InsetdViews m_views{m_connection, m_window};
+    InsetdFocus m_focus{m_connection, m_views};
     bool m_visible = false;
     QRectF m_screenRect;
-    QRectF m_windowRect;
     int m_durationMs = 250;
     QEasingCurve m_easing;
     bool m_hardware = false;

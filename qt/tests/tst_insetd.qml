@@ -35,6 +35,17 @@ TestCase {
         Button { id: outside; x: 320; y: 10; width: 60; height: 30; text: "ok" }
         // A plain item: Insetd.bottomInset is how much of it the keyboard covers.
         Item { id: probe; anchors.fill: parent }
+        // Followed only once its field has the focus (test_5); the same
+        // geometry as `flick`, so the same inset (200), margin and offset.
+        Flickable {
+            id: late
+            objectName: "late"
+            anchors.fill: parent
+            contentHeight: 1500
+            bottomMargin: 10
+            Insetd.follow: false
+            TextField { id: lateField; y: 520; width: 300; height: 40 }
+        }
     }
 
     function test_1_connected() {
@@ -81,5 +92,26 @@ TestCase {
         compare(flick.contentY, 20)
         compare(flick.Insetd.keyboard.rectangle, Qt.rect(0, 0, 0, 0))
         compare(probe.Insetd.bottomInset, 0)
+    }
+
+    // A Flickable followed while a field inside it already has the focus: the
+    // focus is reported on its new view (the second: late-2) at once.
+    function test_5_follow_around_a_focused_field() {
+        lateField.forceActiveFocus()
+        wait(300)
+        compare(late.Insetd.keyboard.visible, false)
+        compare(late.bottomMargin, 10)
+        late.Insetd.follow = true
+        compare(late.Insetd.view, "late-2")
+        tryCompare(late.Insetd.keyboard, "visible", true, 3000)
+        tryCompare(late, "bottomMargin", 210, 3000)
+        tryCompare(late, "contentY", 170, 3000)
+        // insetd pads every view the keyboard covers: `flick` too, 200 + 10.
+        tryCompare(flick, "bottomMargin", 210, 3000)
+        outside.forceActiveFocus()
+        tryCompare(late, "bottomMargin", 10, 3000)
+        tryCompare(flick, "bottomMargin", 10, 3000)
+        late.Insetd.follow = false
+        compare(late.Insetd.view, "")
     }
 }

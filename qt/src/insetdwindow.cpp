@@ -1,0 +1,45 @@
+// The app's window as insetd is told of it (docs/QT.md, "One coordinate space").
+// SPDX-License-Identifier: Apache-2.0
+#include "insetdwindow.h"
+#include "insetdconnection.h"
+
+#include <insetd.h>
+
+InsetdWindow::InsetdWindow(InsetdConnection &connection)
+    : m_connection(connection)
+{
+    m_timer.setSingleShot(true);
+    m_timer.setInterval(0);
+    connect(&m_timer, &QTimer::timeout, this, &InsetdWindow::send);
+}
+
+void InsetdWindow::adopt(QQuickWindow *window)
+{
+    if (m_window || !window)
+        return;
+    m_window = window;
+    auto start = [this] { m_timer.start(); };
+    connect(window, &QWindow::xChanged, &m_timer, start);
+    connect(window, &QWindow::yChanged, &m_timer, start);
+    connect(window, &QWindow::widthChanged, &m_timer, start);
+    connect(window, &QWindow::heightChanged, &m_timer, start);
+    m_timer.start();
+}
+
+QRectF InsetdWindow::geometry() const
+{
+    return m_window ? QRectF(QPointF(m_window->position()), QSizeF(m_window->size())) : m_sent;
+}
+
+// Where the window is on the screen: Qt's word for it. On Wayland a client is
+// never told, and Qt says 0,0: the window is taken to be at the output's
+// top-left, a kiosk's maximized or full-screen window (docs/QT.md).
+void InsetdWindow::send()
+{
+    struct insetd *ctx = m_connection.context();
+    if (!m_window || !ctx || m_window->width() <= 0 || m_window->height() <= 0)
+        return;
+    m_sent = QRectF(QPointF(m_window->position()), QSizeF(m_window->size()));
+    insetd_set_window(ctx, {m_sent.x(), m_sent.y(), m_sent.width(), m_sent.height()});
+    emit sent();
+}
