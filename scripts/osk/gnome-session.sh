@@ -47,14 +47,7 @@ while ! busctl --user get-property org.insetd.Shell1 /org/insetd/Shell1 org.inse
     i=$((i + 1)); [ $i -lt 800 ] || { echo "gnome-shell did not start" >&2; kill $shell $sysbus; exit 1; }
     sleep 0.05
 done
-{
-    echo "XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR"
-    echo "HOME=$HOME"
-    echo "XDG_CONFIG_HOME=$XDG_CONFIG_HOME"
-    echo "WAYLAND_DISPLAY=wayland-0"
-    echo "DBUS_SESSION_BUS_ADDRESS=$DBUS_SESSION_BUS_ADDRESS"
-    if [ -n "${INSETD_TEST_RUN:-}" ]; then echo "INSETD_TEST_RUN=$INSETD_TEST_RUN"; fi
-} > "$dir/env.tmp"
-mv "$dir/env.tmp" "$dir/env"
+. "$(dirname "$0")/session-env.sh"
+publish_session_env "$dir" wayland-0
 wait $shell || true
 kill $sysbus

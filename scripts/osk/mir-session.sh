@@ -31,14 +31,7 @@ while [ ! -S "$XDG_RUNTIME_DIR/wayland-0" ]; do
     i=$((i + 1)); [ $i -lt 200 ] || { echo "miral-shell did not start" >&2; kill $mir $xvfb; exit 1; }
     sleep 0.05
 done
-{
-    echo "XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR"
-    echo "HOME=$HOME"
-    echo "XDG_CONFIG_HOME=$XDG_CONFIG_HOME"
-    echo "WAYLAND_DISPLAY=wayland-0"
-    echo "DBUS_SESSION_BUS_ADDRESS=$DBUS_SESSION_BUS_ADDRESS"
-    if [ -n "${INSETD_TEST_RUN:-}" ]; then echo "INSETD_TEST_RUN=$INSETD_TEST_RUN"; fi
-} > "$dir/env.tmp"
-mv "$dir/env.tmp" "$dir/env"
+. "$(dirname "$0")/session-env.sh"
+publish_session_env "$dir" wayland-0
 wait $mir
 kill $xvfb

@@ -20,13 +20,6 @@ done
 export WAYLAND_DISPLAY=wayland-0
 python3 "$(dirname "$0")/vptr.py" > "$dir/vptr.log" 2>&1 &
 sleep 0.3
-{
-    echo "XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR"
-    echo "HOME=$HOME"
-    echo "XDG_CONFIG_HOME=$XDG_CONFIG_HOME"
-    echo "WAYLAND_DISPLAY=wayland-0"
-    echo "DBUS_SESSION_BUS_ADDRESS=$DBUS_SESSION_BUS_ADDRESS"
-    if [ -n "${INSETD_TEST_RUN:-}" ]; then echo "INSETD_TEST_RUN=$INSETD_TEST_RUN"; fi
-} > "$dir/env.tmp"
-mv "$dir/env.tmp" "$dir/env"
+. "$(dirname "$0")/session-env.sh"
+publish_session_env "$dir" wayland-0
 wait $phoc

@@ -18,15 +18,6 @@ while [ ! -S "$XDG_RUNTIME_DIR/wayland-1" ] || ! ls "$XDG_RUNTIME_DIR"/sway-ipc.
     i=$((i + 1)); [ $i -lt 200 ] || { echo "sway did not start" >&2; exit 1; }
     sleep 0.05
 done
-{
-    echo "XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR"
-    echo "HOME=$HOME"
-    echo "XDG_CONFIG_HOME=$XDG_CONFIG_HOME"
-    echo "WAYLAND_DISPLAY=wayland-1"
-    echo "SWAYSOCK=$(ls "$XDG_RUNTIME_DIR"/sway-ipc.*)"
-    echo "DBUS_SESSION_BUS_ADDRESS=$DBUS_SESSION_BUS_ADDRESS"
-    # A test run's mark (scripts/leftovers), so what as-session starts carries it too.
-    if [ -n "${INSETD_TEST_RUN:-}" ]; then echo "INSETD_TEST_RUN=$INSETD_TEST_RUN"; fi
-} > "$dir/env.tmp"
-mv "$dir/env.tmp" "$dir/env"
+. "$(dirname "$0")/session-env.sh"
+publish_session_env "$dir" wayland-1 "SWAYSOCK=$(ls "$XDG_RUNTIME_DIR"/sway-ipc.*)"
 wait $sway
