@@ -197,7 +197,7 @@ DEB_VERSION ?= $(shell scripts/version | tr - +)$(DEB_VERSION_SUFFIX)
 DEB_STAGE = .build-deb/insetd-$(DEB_VERSION)
 DEB_PACKAGES = insetd insetd-osk insetd-testbed libinsetd1 libinsetd-dev
 LINTIAN ?= lintian
-DEB_SOURCES = Makefile VERSION LICENSE README.md $(DOCS) config systemd man completions debian libinsetd
+DEB_SOURCES = Makefile VERSION LICENSE README.md $(DOCS) config systemd man completions debian libinsetd gnome-shell
 
 # The -dbgsym packages (debug information) stay in .build-deb/.
 deb: build
