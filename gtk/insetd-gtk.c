@@ -62,7 +62,7 @@ double insetd_gtk_covered(InsetdGtkView *view)
 	return (bottom > top && right > left) ? bottom - top : 0;
 }
 
-static void clamp_all(void)
+static void each_view(void (*apply)(InsetdGtkView *))
 {
 	GHashTableIter it;
 	gpointer key, value;
@@ -70,18 +70,17 @@ static void clamp_all(void)
 		return;
 	g_hash_table_iter_init(&it, L.views);
 	while (g_hash_table_iter_next(&it, &key, &value))
-		insetd_gtk_view_clamp(value);
+		apply(value);
+}
+
+static void clamp_all(void)
+{
+	each_view(insetd_gtk_view_clamp);
 }
 
 static void restore_all(void)
 {
-	GHashTableIter it;
-	gpointer key, value;
-	if (!L.views)
-		return;
-	g_hash_table_iter_init(&it, L.views);
-	while (g_hash_table_iter_next(&it, &key, &value))
-		insetd_gtk_view_restore(value);
+	each_view(insetd_gtk_view_restore);
 }
 
 static void handle(struct insetd_event *event)
