@@ -249,9 +249,12 @@ final class DaemonCore {
         }
         guard let event = onScreen(request.message, from: client).pipelineEvent(for: client) else { return acknowledge() }
         do {
-            let learned = pipeline.policy.reportedFrames
+            // Only a bridge's frame report changes the learned frames: every
+            // other request skips the comparison.
+            var learned: [Size: Rect]?
+            if case .oskFrame = request.message { learned = pipeline.policy.reportedFrames }
             try step(event, from: .client(client))
-            if pipeline.policy.reportedFrames != learned { framesLearned(pipeline.policy.reportedFrames) }
+            if let learned, pipeline.policy.reportedFrames != learned { framesLearned(pipeline.policy.reportedFrames) }
             if case .policy(let mode) = request.message {
                 logger.info("keyboard mode changed", metadata: ["mode": "\(mode.rawValue)", "by": "\(client)"])
                 publishPolicy()

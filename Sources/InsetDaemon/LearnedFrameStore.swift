@@ -80,8 +80,8 @@ struct LearnedFrameStore: Sendable {
         var text = "# insetd: the real keyboard's frame per screen size, as OSK bridges reported it.\n"
         text += "# Rewritten by insetd; WIDTHxHEIGHT X Y W H in screen points.\n"
         for (screen, frame) in frames.sorted(by: { ($0.key.width, $0.key.height) < ($1.key.width, $1.key.height) }) {
-            text += "\(number(screen.width))x\(number(screen.height)) "
-            text += [frame.minX, frame.minY, frame.width, frame.height].map(number).joined(separator: " ") + "\n"
+            text += "\(Self.number(screen.width))x\(Self.number(screen.height)) "
+            text += [frame.minX, frame.minY, frame.width, frame.height].map(Self.number).joined(separator: " ") + "\n"
         }
         do {
             try Data(text.utf8).write(to: URL(filePath: path), options: .atomic)
@@ -124,5 +124,4 @@ struct LearnedFrameStore: Sendable {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
-    private func number(_ value: Double) -> String { Self.number(value) }
 }
