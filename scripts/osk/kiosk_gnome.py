@@ -8,10 +8,9 @@ keyboard, WindowFrame (the focused window as drawn, so a window the Shell slid
 would show it) for the window. Screenshots are gnome-screenshot's PNG (allowed
 without unsafe mode), turned into the PPM the test's pixel checks read.
 """
-import os
 import re
 
-from kiosk_kwin import png_to_ppm
+from kiosk_kwin import png_screenshot
 
 SHELL = ("org.insetd.Shell1", "/org/insetd/Shell1", "org.insetd.Shell1")
 
@@ -49,11 +48,4 @@ class Gnome:
         return dict(zip(("x", "y", "width", "height"), frame))
 
     def screenshot_ppm(self):
-        path = os.path.join(self.session.dir, "shot.png")
-        code, _ = self.session.run("gnome-screenshot", "-f", path, timeout=15)
-        if code != 0 or not os.path.exists(path):
-            raise RuntimeError("gnome-screenshot failed")
-        with open(path, "rb") as f:
-            data = f.read()
-        os.unlink(path)
-        return png_to_ppm(data)
+        return png_screenshot(self.session, "gnome-screenshot", "gnome-screenshot", "-f")

@@ -93,15 +93,21 @@ class KWin:
         return {k: found[0][k] for k in ("x", "y", "width", "height")} if found else None
 
     def screenshot_ppm(self):
-        path = os.path.join(self.session.dir, "shot.png")
-        code, _ = self.session.run("env", "QT_QPA_PLATFORM=wayland", "spectacle", "-b", "-n", "-f", "-o", path,
-                                   timeout=15)
-        if code != 0 or not os.path.exists(path):
-            raise RuntimeError("spectacle failed")
-        with open(path, "rb") as f:
-            data = f.read()
-        os.unlink(path)
-        return png_to_ppm(data)
+        return png_screenshot(self.session, "spectacle", "env", "QT_QPA_PLATFORM=wayland", "spectacle", "-b", "-n",
+                              "-f", "-o")
+
+
+def png_screenshot(session, tool, *argv):
+    """A screenshot taken in the session by `argv` + a PNG path (the tool's
+    name for errors), as a binary PPM; the PNG is removed."""
+    path = os.path.join(session.dir, "shot.png")
+    code, _ = session.run(*argv, path, timeout=15)
+    if code != 0 or not os.path.exists(path):
+        raise RuntimeError(f"{tool} failed")
+    with open(path, "rb") as f:
+        data = f.read()
+    os.unlink(path)
+    return png_to_ppm(data)
 
 
 def png_to_ppm(data):
