@@ -1,5 +1,6 @@
 import Glibc
 import InsetInput
+import InsetSocket
 import NIOCore
 import NIOPosix
 
@@ -33,11 +34,11 @@ final class SignalPipe: Sendable {
     static func start(
         trapping signals: [Int32], on eventLoop: any EventLoop, deliver: @escaping @Sendable (Int32) -> Void
     ) async throws -> SignalPipe {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw InputSystemError("pipe", errno: errno) }
-        // Not inherited by children; a full pipe never blocks the handler (NIO
+        // Not inherited by children (close-on-exec from the start: another
+        // thread may be spawning); a full pipe never blocks the handler (NIO
         // makes the read end non-blocking itself).
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        guard let pipe = CloseOnExecPipe.make() else { throw InputSystemError("pipe", errno: errno) }
+        let ends = [pipe.read, pipe.write]
         _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
         let channel: any Channel
         do {

@@ -54,11 +54,9 @@ final class ConnectionAcceptor: Sendable {
         guard flags >= 0, fcntl(listener, F_SETFL, flags | O_NONBLOCK) == 0 else {
             throw ServerError("make the listening socket non-blocking", errno: errno)
         }
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw ServerError("pipe", errno: errno) }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        guard let ends = CloseOnExecPipe.make() else { throw ServerError("pipe", errno: errno) }
         self.listener = listener
-        wake = (ends[0], ends[1])
+        wake = ends
         self.refusals = refusals
         self.accepted = accepted
         self.hasRoom = hasRoom

@@ -124,7 +124,7 @@ import Testing
     /// variable alone (a redirected child inherits the variable).
     @Test func journalStreamMustMatchStandardError() throws {
         let path = Self.temporary("log")
-        let fd = open(path, O_WRONLY | O_CREAT, 0o600)
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         defer { close(fd); unlink(path) }
         var status = stat()
         fstat(fd, &status)

@@ -94,8 +94,8 @@ import Testing
     /// readable for ever) pauses the thread instead of spinning it, and a
     /// pause does not hold up `stop()`.
     @Test func aFailingAcceptPausesAndStopsPromptly() async throws {
-        var ends: [Int32] = [-1, -1]
-        #expect(pipe(&ends) == 0)
+        let pipe = try #require(CloseOnExecPipe.make())
+        let ends = [pipe.read, pipe.write]
         defer { ends.forEach { close($0) } }
         var byte: UInt8 = 1
         #expect(write(ends[1], &byte, 1) == 1)

@@ -152,7 +152,7 @@ import Testing
     ])
     func aWholeRequestHeadIsSeenWithoutReadingIt(sent: String, complete: Bool) throws {
         var ends: [Int32] = [-1, -1]
-        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
         defer { ends.forEach { close($0) } }
         _ = Array(sent.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
         #expect(completeRequestWaiting(ends[0]) == complete)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import InputTestbed
+import InsetSocket
 
 /// The C floor (`fanout-floor`): it writes the messages insetd sent for a
 /// keyboard change to as many clients, one write per client, each time the
@@ -22,9 +23,8 @@ final class FanOutFloor {
         let file = directory + "/floor-messages.txt"
         try Data(writes.map { $0 + [UInt8(ascii: "\n")] }.joined()).write(to: URL(fileURLWithPath: file))
         address = transport == .socket ? directory + "/fanout-floor.sock" : String(freeLoopbackPort())
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw HarnessError("pipe: errno \(errno)") }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        guard let pipe = CloseOnExecPipe.make() else { throw HarnessError("pipe: errno \(errno)") }
+        let ends = [pipe.read, pipe.write]
         process = try SpawnedProcess(
             binary, [transport == .socket ? "unix" : "tcp", address, file], stderr: directory + "/fanout-floor.log",
             passing: [ends[0]])
