@@ -437,6 +437,19 @@ export class InsetdKeyboard extends EventTarget {
   }
 
   /// Coalesces geometry changes into one update per view per frame.
+  /// The viewport has a new size. Browsers fire `resize` in the frame that
+  /// first lays out that size, before its animation-frame callbacks: what the
+  /// keyboard covers of the viewport, and so the padding, follow here, so
+  /// that no callback of that frame (the page's own drawing included) sees
+  /// the new size with the old padding. insetd hears of it at the frame.
+  viewportResized() {
+    if (this.connected && !this.closed) {
+      this.setGeometry(this.keyboardInViewport(), null);
+      this.clampViews();
+    }
+    this.scheduleUpdate();
+  }
+
   scheduleUpdate() {
     if (this.pendingUpdate || this.closed) return;
     this.pendingUpdate = requestAnimationFrame(() => {
@@ -584,8 +597,8 @@ export class InsetdKeyboard extends EventTarget {
     this.resizeObserver = new ResizeObserver(() => this.scheduleUpdate());
     this.resizeObserver.observe(document.documentElement);
     if (document.body) this.resizeObserver.observe(document.body);
-    addEventListener("resize", () => this.scheduleUpdate(), { signal });
-    visualViewport?.addEventListener("resize", () => this.scheduleUpdate(), { signal });
+    addEventListener("resize", () => this.viewportResized(), { signal });
+    visualViewport?.addEventListener("resize", () => this.viewportResized(), { signal });
     // `focusEvents: false`: the caller reports focus itself (the extension
     // follows fields into shadow roots and frames).
     if (this.options.focusEvents !== false) {
