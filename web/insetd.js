@@ -33,6 +33,9 @@ const EDITABLE_INPUTS = new Set([
   "datetime-local", "month", "time", "week",
 ]);
 const DOCUMENT_VIEW = "document";
+/// How long after a blur a resize may only take keyboard away, if insetd has
+/// not spoken of the keyboard since (its hide, or a keyboard kept up).
+const BLUR_HOLD_MS = 500;
 
 /// A cubic-bezier easing function (x from t by Newton steps, then y).
 function bezier([x1, y1, x2, y2]) {
@@ -209,8 +212,10 @@ class View {
   /// The keyboard or the view's place on the screen changed before insetd's
   /// next adjustment: the padding drops to what the keyboard covers now, or
   /// back up to insetd's, unanimated, in this frame.
-  clamp(covered) {
+  /// With `lowerOnly`, only down.
+  clamp(covered, lowerOnly = false) {
     const extra = Math.min(this.targetExtra ?? 0, covered);
+    if (lowerOnly && extra > this.extraBottom) return;
     if (Math.abs(extra - this.extraBottom) >= 0.5) this.setExtraBottom(extra);
   }
 
@@ -260,6 +265,7 @@ export class InsetdKeyboard extends EventTarget {
     this.state = null; // the daemon's state snapshot from `welcome`
     this.views = new Map();
     this.focused = null; // { view, element }
+    this.blurredAt = null; // performance.now() of the last blur insetd has not answered
     this.log = []; // the last messages both ways, for inspectors
     this.socket = null;
     this.retry = 0;
@@ -321,7 +327,7 @@ export class InsetdKeyboard extends EventTarget {
     this.resizeObserver.disconnect();
     cancelAnimationFrame(this.pendingUpdate);
     this.pendingUpdate = 0;
-    for (const timer of [this.doubtTimer, this.retryTimer, ...this.scrollTimers.values()]) clearTimeout(timer);
+    for (const timer of [this.doubtTimer, this.retryTimer, this.holdTimer, ...this.scrollTimers.values()]) clearTimeout(timer);
   }
 
   send(message) {
@@ -350,6 +356,7 @@ export class InsetdKeyboard extends EventTarget {
         this.dispatchEvent(new Event("connect"));
         break;
       case "keyboard": {
+        this.blurredAt = null;
         const hidden = message.phase === "willHide" || message.phase === "didHide";
         this.keyboardFrame = hidden ? null : message.end;
         // The viewport as it is now: a window report may still be on its way.
@@ -391,6 +398,7 @@ export class InsetdKeyboard extends EventTarget {
     this.keyboardFrame = this.state?.keyboard ?? null;
     this.sendScreen(0);
     this.sendWindow();
+    this.setGeometry(this.keyboardInViewport(), null);
     if (this.options.views !== false) this.addView(DOCUMENT_VIEW, document.documentElement, true);
     for (const element of document.querySelectorAll("[data-insetd-view]")) this.addElementView(element);
     for (const view of this.views.values()) this.describe(view, "register");
@@ -443,11 +451,20 @@ export class InsetdKeyboard extends EventTarget {
   /// that no callback of that frame (the page's own drawing included) sees
   /// the new size with the old padding. insetd hears of it at the frame.
   viewportResized() {
-    if (this.connected && !this.closed) {
-      this.setGeometry(this.keyboardInViewport(), null);
-      this.clampViews();
-    }
+    if (this.connected && !this.closed) this.followViewport();
     this.scheduleUpdate();
+  }
+
+  /// The keyboard's part of the viewport and the padding, for where the
+  /// viewport is now. Between a blur and insetd's next word on the keyboard
+  /// (at most `BLUR_HOLD_MS`), a resize only takes keyboard away: a window
+  /// the compositor grows back has lost the keyboard it made room for, though
+  /// insetd's hide may still be on its way.
+  followViewport() {
+    const part = this.keyboardInViewport();
+    const held = this.blurredAt !== null && performance.now() - this.blurredAt < BLUR_HOLD_MS;
+    if (!held || (part?.height ?? 0) <= this.boundingRect.height) this.setGeometry(part, null);
+    for (const view of this.views.values()) view.clamp(this.coveredOf(view), held);
   }
 
   scheduleUpdate() {
@@ -457,8 +474,7 @@ export class InsetdKeyboard extends EventTarget {
       if (!this.connected) return;
       this.sendScreen(0.3);
       this.sendWindow();
-      this.setGeometry(this.keyboardInViewport(), null);
-      this.clampViews();
+      this.followViewport();
       for (const view of this.views.values()) {
         if (view.animating) view.missedUpdate = true; else this.describe(view, "update");
       }
@@ -483,8 +499,8 @@ export class InsetdKeyboard extends EventTarget {
     this.send({ type: "transition", duration, screen });
   }
 
-  /// Where the viewport is on the screen, when it moved or changed size; the
-  /// keyboard the page sees is clipped to it again.
+  /// Where the viewport is on the screen, when it moved or changed size (the
+  /// caller clips the keyboard the page sees to it again: `followViewport`).
   sendWindow() {
     const window = measureWindow(this.options.origin);
     const known = this.window;
@@ -492,7 +508,6 @@ export class InsetdKeyboard extends EventTarget {
         known.height === window.height) return;
     this.window = window;
     this.send({ type: "window", frame: window });
-    this.setGeometry(this.keyboardInViewport(), null);
   }
 
   /// How much of `view` the keyboard covers on the screen now, from what
@@ -580,6 +595,7 @@ export class InsetdKeyboard extends EventTarget {
     const key = `${view.name} ${JSON.stringify(field)}`;
     if (ifMoved && this.focused?.key === key) return;
     this.focused = { view, element, key };
+    this.blurredAt = null;
     this.send({ type: "focus", view: view.name, field });
   }
 
@@ -588,6 +604,9 @@ export class InsetdKeyboard extends EventTarget {
     if (!this.focused) return;
     const view = this.focused.view;
     this.focused = null;
+    this.blurredAt = performance.now();
+    clearTimeout(this.holdTimer);
+    this.holdTimer = setTimeout(() => this.scheduleUpdate(), BLUR_HOLD_MS + 10);
     this.send({ type: "blur", view: view.name });
   }
 

@@ -109,6 +109,35 @@ class ScreenWindowViewport(unittest.TestCase):
         finally:
             self.assertEqual(daemon.stop(), 0)
 
+    def test_a_window_grown_back_after_a_blur_shows_no_keyboard_before_insetd_speaks(self):
+        daemon = Daemon(free_port(), origins=[self.origin])
+        try:
+            page = self.open(daemon, 508)
+            page.focus("#f5")
+            self.wait_keyboard_message(page, "didShow")
+            self.assertEqual(keyboard(page), HIDDEN, "the shrunk window is covered by nothing")
+            # insetd's word on the keyboard reaches the page 400 ms late (a busy
+            # page, a slow link), so the compositor's grow-back (it has taken its
+            # room for the keyboard back) comes first.
+            page.evaluate("""() => { window.seen = []; insetd.addEventListener('geometrychange',
+                () => seen.push(insetd.boundingRect.height));
+                const receive = insetd.receive.bind(insetd);
+                insetd.receive = (m) => m.type === 'keyboard' ? setTimeout(() => receive(m), 400) : receive(m);
+                document.activeElement.blur(); }""")
+            self.resize(844)
+            page.wait_for_function("() => innerHeight === 844", timeout=5000)
+            page.wait_for_timeout(200)
+            # 844 - 336 = 508: the grown viewport would be covered by 336 px of
+            # the keyboard insetd last described, which the screen no longer has.
+            self.assertEqual(page.evaluate("() => [insetd.boundingRect.height, document.body.style.paddingBottom, seen]"),
+                             [0, "", []])
+            # The hide, when it comes, changes nothing the page shows.
+            page.wait_for_function("() => insetd.keyboardFrame === null", timeout=5000)
+            self.assertEqual(page.evaluate("() => [insetd.boundingRect.height, seen]"), [0, []])
+            page.close()
+        finally:
+            self.assertEqual(daemon.stop(), 0)
+
     def test_a_viewport_at_an_offset_gets_what_the_keyboard_covers(self):
         daemon = Daemon(free_port(), origins=[self.origin])
         try:
