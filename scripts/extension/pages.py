@@ -114,13 +114,13 @@ PROBE = r"""<script>
       .map((e) => e.style.cssText) });
   padding();
   let frames = [];
+  // Sampled in the page's own animation-frame callback, as a page that draws
+  // by frame sees it: the frame's viewport (its resize already fired).
   function sample(now) {
-    setTimeout(() => {
-      const f = fieldRect();
-      frames.push([performance.timeOrigin + now, innerHeight, padding(), raised(), vk(), f ? f.top : null,
-        f ? f.bottom : null, outerHeight]);
-      if (frames.length > 3000) frames = frames.slice(-1500);
-    }, 0);
+    const f = fieldRect();
+    frames.push([performance.timeOrigin + now, innerHeight, padding(), raised(), vk(), f ? f.top : null,
+      f ? f.bottom : null, outerHeight]);
+    if (frames.length > 3000) frames = frames.slice(-1500);
     requestAnimationFrame(sample);
   }
   requestAnimationFrame(sample);
