@@ -273,10 +273,10 @@ clean:
 	rm -rf $(SCRATCH)/release $(LIB_BUILD) .build-deb
 
 # The Chromium extension (docs/WEB.md, "The Chromium extension"): its files and
-# the page library it runs, web/insetd.js (one copy in the tree, installed
-# beside the extension's modules that import it).
+# the page library it runs, web/insetd.js and its parts (one copy in the tree,
+# installed beside the extension's modules that import it).
 EXTENSIONDIR ?= $(PREFIX)/share/insetd/chromium-extension
-EXTENSION_FILES = $(wildcard web/chromium-extension/*.js web/chromium-extension/*.json) web/insetd.js
+EXTENSION_FILES = $(wildcard web/chromium-extension/*.js web/chromium-extension/*.json web/insetd*.js)
 .PHONY: install-chromium-extension
 install-chromium-extension:
 	$(INSTALL) -d $(DESTDIR)$(EXTENSIONDIR)

@@ -67,7 +67,7 @@ let package = Package(
                 // The WebSocket transport for browser pages (insetd.js).
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
-            // web/insetd.js and the demo, compiled in (WebAssets).
+            // web/insetd*.js and the demo, compiled in (WebAssets).
             plugins: ["WebAssetsPlugin"]
         ),
         // Swift client library: connect, register views, stream events, reconnect and resync.

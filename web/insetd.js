@@ -4,9 +4,9 @@
 //   const kb = connect({ emulate: true });
 //   kb.addEventListener("geometrychange", () => console.log(kb.boundingRect));
 //
-// An ES module with no dependencies and no build step. It speaks insetd's
-// protocol (docs/PROTOCOL.md) over the WebSocket the module was loaded from:
-// registers the document's scroller and every [data-insetd-view] element as
+// An ES module (with three parts of its own beside it) with no dependencies
+// and no build step. It speaks insetd's protocol (docs/PROTOCOL.md) over the
+// WebSocket the module was loaded from: registers the document's scroller and every [data-insetd-view] element as
 // views, reports focus, viewport changes and content changes, and applies the
 // adjustments insetd sends (bottom inset as padding and scroll-padding, content
 // offset by scrolling, animated as the keyboard moves). The keyboard is exposed
@@ -21,238 +21,24 @@
 // viewport is (a `window` message) and turns the keyboard back into viewport
 // coordinates, clipped to the part that covers the viewport. docs/WEB.md has the
 // whole story.
+//
+// The module's parts: insetd-geometry.js (coordinates, curves, editable
+// fields), insetd-view.js (one scroll view), insetd-panel.js (the emulated
+// keyboard), all loaded from where this module was.
 
-const CURVES = {
-  easeInOut: [0.42, 0, 0.58, 1],
-  easeIn: [0.42, 0, 1, 1],
-  easeOut: [0, 0, 0.58, 1],
-  linear: [0, 0, 1, 1],
-};
-const EDITABLE_INPUTS = new Set([
-  "text", "search", "email", "url", "tel", "password", "number", "date",
-  "datetime-local", "month", "time", "week",
-]);
+import { EmulatedKeyboard } from "./insetd-panel.js";
+import { View } from "./insetd-view.js";
+import { inViewport, isEditable, measureSafeArea, measureScreen, measureWindow } from "./insetd-geometry.js";
+
+export { isEditable };
+
 const DOCUMENT_VIEW = "document";
 /// How long after a blur a resize may only take keyboard away, if insetd has
 /// not spoken of the keyboard since (its hide, or a keyboard kept up).
 const BLUR_HOLD_MS = 500;
-
-/// A cubic-bezier easing function (x from t by Newton steps, then y).
-function bezier([x1, y1, x2, y2]) {
-  const sample = (a, b, t) => 3 * a * t * (1 - t) ** 2 + 3 * b * t * t * (1 - t) + t ** 3;
-  const slope = (a, b, t) => 3 * a * (1 - t) ** 2 + 6 * (b - a) * t * (1 - t) + 3 * (1 - b) * t * t;
-  return (x) => {
-    let t = x;
-    for (let i = 0; i < 8; i++) {
-      const d = slope(x1, x2, t);
-      if (Math.abs(d) < 1e-6) break;
-      t -= (sample(x1, x2, t) - x) / d;
-    }
-    return sample(y1, y2, Math.min(1, Math.max(0, t)));
-  };
-}
-
-function cssCurve(curve) {
-  return `cubic-bezier(${(CURVES[curve] ?? CURVES.easeInOut).join(",")})`;
-}
-
-/// Whether focusing `element` calls for a keyboard (also used by the Chromium
-/// extension's content script, web/chromium-extension/).
-export function isEditable(element) {
-  if (!element || element.disabled || element.readOnly) return false;
-  if (element.isContentEditable) return true;
-  if (element.tagName === "TEXTAREA") return true;
-  return element.tagName === "INPUT" && EDITABLE_INPUTS.has((element.type || "text").toLowerCase());
-}
-
-const round = (value) => Math.round(value * 100) / 100;
-
-/// The output's size in CSS pixels: what insetd calls the screen. A browser
-/// that reports no screen (0×0) is taken to fill it with its viewport.
-function measureScreen() {
-  const width = globalThis.screen?.width, height = globalThis.screen?.height;
-  if (!(width > 0 && height > 0)) return { width: round(innerWidth), height: round(innerHeight) };
-  return { width: round(width), height: round(height) };
-}
-
-/// Where the viewport is on the screen. The window's position is screenX/Y
-/// (always 0 on Wayland, which hides it from clients: the window is assumed at
-/// the output's top-left, as a kiosk's full-screen or maximized window is);
-/// browser UI inside the window (an info bar, a toolbar) sits above the
-/// viewport, so it starts outerHeight − innerHeight lower. Side and bottom
-/// decorations are assumed absent. `origin` (an option) overrides the guess.
-function measureWindow(origin) {
-  const given = typeof origin === "function" ? origin() : origin;
-  const x = given?.x ?? (screenX || 0);
-  const y = given?.y ?? ((screenY || 0) + (outerHeight > innerHeight ? outerHeight - innerHeight : 0));
-  return { x: round(x), y: round(y), width: round(innerWidth), height: round(innerHeight) };
-}
-
-/// `frame` (screen coordinates) as the viewport at `window` sees it: the part
-/// that covers the viewport, in viewport coordinates; null when none does.
-function inViewport(frame, window) {
-  if (!frame || !window) return frame ?? null;
-  const left = Math.max(frame.x, window.x), top = Math.max(frame.y, window.y);
-  const right = Math.min(frame.x + frame.width, window.x + window.width);
-  const bottom = Math.min(frame.y + frame.height, window.y + window.height);
-  if (right <= left || bottom <= top) return null;
-  return { x: round(left - window.x), y: round(top - window.y), width: round(right - left), height: round(bottom - top) };
-}
-
-/// One registered scroll view: the element, what was last told insetd, and the
-/// adjustment in force.
-class View {
-  constructor(name, element, isDocument) {
-    this.name = name;
-    this.element = element;
-    this.isDocument = isDocument;
-    this.extraBottom = 0; // padding insetd.js added
-    this.ownPaddingBottom = null; // the element's inline padding-bottom before any
-    this.adjustment = null;
-    this.lastDescription = "";
-    this.animation = 0;
-    this.animating = false;
-    this.missedUpdate = false; // a geometry change came while animating
-    this.onSettle = null; // called when an animation that missed one ends
-  }
-
-  get scroller() {
-    return this.isDocument ? document.scrollingElement : this.element;
-  }
-
-  /// The element insetd.js pads (the document's body: padding on the root
-  /// element does not grow the document's scrollable area in every engine).
-  get padded() {
-    return this.isDocument ? document.body : this.element;
-  }
-
-  frame() {
-    if (this.isDocument) {
-      return { x: 0, y: 0, width: round(innerWidth), height: round(innerHeight) };
-    }
-    const r = this.element.getBoundingClientRect();
-    return { x: round(r.left + this.element.clientLeft), y: round(r.top + this.element.clientTop),
-      width: round(this.element.clientWidth), height: round(this.element.clientHeight) };
-  }
-
-  /// Content size without insetd's padding: what the page would scroll by itself.
-  contentSize() {
-    const s = this.scroller;
-    return { width: round(s.scrollWidth), height: round(Math.max(s.clientHeight, s.scrollHeight - this.extraBottom)) };
-  }
-
-  contentOffset() {
-    const s = this.scroller;
-    return { x: round(s.scrollLeft), y: round(s.scrollTop) };
-  }
-
-  /// `rect` (a DOMRect of something inside) in this view's content coordinates.
-  contentRect(rect) {
-    const s = this.scroller;
-    const origin = this.isDocument ? { x: 0, y: 0 } : this.frame();
-    // Whole pixels, rounded outward: a page scrolls by whole pixels, so a field
-    // at a fractional position is only kept visible if insetd is asked to show
-    // the whole pixels it touches.
-    const left = Math.floor(rect.left - origin.x + s.scrollLeft), top = Math.floor(rect.top - origin.y + s.scrollTop);
-    const right = Math.ceil(rect.right - origin.x + s.scrollLeft), bottom = Math.ceil(rect.bottom - origin.y + s.scrollTop);
-    return { x: left, y: top, width: right - left, height: bottom - top };
-  }
-
-  /// Applies insetd's adjustment: the bottom inset as padding (so the content
-  /// can scroll above the keyboard) and scroll-padding (so the browser's own
-  /// scrolling into view keeps clear of it), the content offset by scrolling,
-  /// both timed like the keyboard.
-  ///
-  /// `covered()` is what the keyboard covers of the view on the screen now:
-  /// the padding never exceeds it, at any frame (an adjustment computed before
-  /// insetd heard of the window's new size, or for a keyboard since hidden).
-  apply(adjustment, safeBottom, covered = () => Infinity) {
-    this.adjustment = adjustment;
-    this.targetExtra = Math.max(0, (adjustment.adjustedContentInset?.bottom ?? 0) - safeBottom);
-    const extra = Math.min(this.targetExtra, covered());
-    const duration = (adjustment.animation?.duration ?? 0) * 1000;
-    const ease = bezier(CURVES[adjustment.animation?.curve] ?? CURVES.easeInOut);
-    const growing = extra >= this.extraBottom;
-    if (growing) this.setExtraBottom(extra);
-    const scroller = this.scroller;
-    const target = adjustment.contentOffset ?? this.contentOffset();
-    const maxY = Math.max(0, scroller.scrollHeight - scroller.clientHeight - (growing ? 0 : this.extraBottom - extra));
-    const to = { x: Math.max(0, target.x), y: Math.min(maxY, Math.max(0, target.y)) };
-    const from = { x: scroller.scrollLeft, y: scroller.scrollTop };
-    cancelAnimationFrame(this.animation);
-    const finish = () => {
-      scroller.scrollTo({ left: to.x, top: to.y, behavior: "instant" });
-      // What covers the view at the end, not at the start: a cut or a raise
-      // made meanwhile stands.
-      if (!growing) this.setExtraBottom(Math.min(this.targetExtra, covered()));
-      this.animating = false;
-      // A resize during the animation (the compositor shrinking the window
-      // for the keyboard) was not described then: describe it now.
-      if (this.missedUpdate) {
-        this.missedUpdate = false;
-        this.onSettle?.();
-      }
-    };
-    if (duration <= 0 || (Math.abs(from.y - to.y) < 0.5 && Math.abs(from.x - to.x) < 0.5)) {
-      finish();
-      return;
-    }
-    this.animating = true;
-    const start = performance.now();
-    const step = (now) => {
-      const progress = Math.min(1, (now - start) / duration);
-      if (progress >= 1) return finish();
-      const k = ease(progress);
-      scroller.scrollTo({ left: from.x + (to.x - from.x) * k, top: from.y + (to.y - from.y) * k, behavior: "instant" });
-      this.animation = requestAnimationFrame(step);
-    };
-    this.animation = requestAnimationFrame(step);
-  }
-
-  /// The keyboard or the view's place on the screen changed before insetd's
-  /// next adjustment: the padding drops to what the keyboard covers now, or
-  /// back up to insetd's, unanimated, in this frame.
-  /// With `lowerOnly`, only down.
-  clamp(covered, lowerOnly = false) {
-    const extra = Math.min(this.targetExtra ?? 0, covered);
-    if (lowerOnly && extra > this.extraBottom) return;
-    if (Math.abs(extra - this.extraBottom) >= 0.5) this.setExtraBottom(extra);
-  }
-
-  setExtraBottom(extra) {
-    const element = this.padded;
-    if (this.ownPaddingBottom === null) {
-      this.ownPaddingBottom = element.style.paddingBottom;
-      this.ownComputedPadding = parseFloat(getComputedStyle(element).paddingBottom) || 0;
-    }
-    // A scroll container sized by its content box would grow by the padding
-    // instead of scrolling further: its content box gives up as much, so it
-    // keeps its size on the screen (its own height comes back with the padding).
-    if (!this.isDocument && this.extraBottom === 0 && extra > 0) {
-      const style = getComputedStyle(element);
-      this.ownHeight = element.style.height;
-      this.contentHeight = style.boxSizing === "content-box" ? parseFloat(style.height) : null;
-    }
-    if (this.contentHeight != null) {
-      element.style.height = extra > 0 ? `${Math.max(0, this.contentHeight - extra)}px` : this.ownHeight;
-      if (extra <= 0) this.contentHeight = null;
-    }
-    this.extraBottom = extra;
-    element.style.paddingBottom = extra > 0 ? `${this.ownComputedPadding + extra}px` : this.ownPaddingBottom;
-    this.scroller.style.scrollPaddingBottom = extra > 0 ? `${extra}px` : "";
-  }
-
-  /// Back to the page's own layout (disconnected from insetd).
-  reset() {
-    cancelAnimationFrame(this.animation);
-    this.animating = false;
-    this.missedUpdate = false;
-    if (this.extraBottom > 0) this.setExtraBottom(0);
-    this.targetExtra = 0;
-    this.adjustment = null;
-    this.lastDescription = "";
-  }
-}
+/// How long an inner height that changed without the outer one leaves the
+/// viewport's top in doubt (`viewportNow`).
+const DOUBT_MS = 2000;
 
 /// The keyboard as the page sees it, and the connection to insetd.
 export class InsetdKeyboard extends EventTarget {
@@ -525,27 +311,41 @@ export class InsetdKeyboard extends EventTarget {
   }
 
   /// Where the viewport may be on the screen at this frame: one place, or
-  /// two. Chromium on Wayland reports a resized window's new innerHeight a
-  /// frame or more before its new outerHeight, and the viewport's top is
-  /// estimated from the two (the browser's own bar is outer − inner high), so
-  /// a shrink moves the estimate down by the whole shrink. For 200 ms after
-  /// the inner height changed alone, the viewport with its previous top is a
-  /// candidate too, and what the page shows of the keyboard is the smaller
-  /// part: never padding for a keyboard the window was just shrunk away from.
+  /// two. Chromium on Wayland reports a resized window's new innerHeight
+  /// before its new outerHeight (a frame, or hundreds of milliseconds on a
+  /// busy machine), and the viewport's top is estimated from the two (the
+  /// browser's own bar is outer − inner high), so a shrink moves the estimate
+  /// down by the whole shrink. From the moment the inner height changed alone
+  /// on the same output until the outer height follows (at most `DOUBT_MS`),
+  /// the viewport with its previous top is a candidate too, and what the page
+  /// shows of the keyboard is the smaller part: never padding for a keyboard
+  /// the window was just shrunk away from.
   viewportNow() {
     const measured = measureWindow(this.options.origin);
     const now = performance.now();
     const last = this.lastViewport;
-    if (!last || last.inner !== innerHeight || last.outer !== outerHeight) {
-      const innerOnly = last && last.outer === outerHeight && last.inner !== innerHeight;
-      this.lastViewport = { inner: innerHeight, outer: outerHeight, y: measured.y,
+    const screen = measureScreen();
+    const output = `${screen.width}x${screen.height}`;
+    if (!last || last.inner !== innerHeight || last.outer !== outerHeight || last.output !== output) {
+      // A rotation resizes the window on a new output: no doubt there.
+      const innerOnly = last && last.output === output && last.outer === outerHeight && last.inner !== innerHeight;
+      this.lastViewport = { inner: innerHeight, outer: outerHeight, output, y: measured.y,
         previousY: innerOnly ? last.y : null, since: now };
-      // When the doubt runs out, the page shows the keyboard as measured.
-      if (innerOnly) this.doubtTimer = setTimeout(() => this.scheduleUpdate(), 210);
+      clearTimeout(this.doubtTimer);
+      if (innerOnly) this.watchOuterHeight(outerHeight, now);
     }
     const { previousY, since } = this.lastViewport;
-    if (previousY === null || previousY === measured.y || now - since > 200) return [measured];
+    if (previousY === null || previousY === measured.y || now - since > DOUBT_MS) return [measured];
     return [measured, { ...measured, y: previousY }];
+  }
+
+  /// No event tells of a new outerHeight: it is looked at every 50 ms while
+  /// in doubt, and the page follows once it changed or the doubt ran out.
+  watchOuterHeight(outer, since) {
+    this.doubtTimer = setTimeout(() => {
+      if (outerHeight !== outer || performance.now() - since > DOUBT_MS) this.scheduleUpdate();
+      else this.watchOuterHeight(outer, since);
+    }, 50);
   }
 
   /// The part of the keyboard the viewport shows now (the smaller, where the
@@ -662,90 +462,10 @@ export class InsetdKeyboard extends EventTarget {
   }
 }
 
-/// env(safe-area-inset-*) as numbers, read through a probe element.
-function measureSafeArea() {
-  const probe = document.createElement("div");
-  probe.style.cssText = "position:fixed;visibility:hidden;pointer-events:none;" +
-    "padding:env(safe-area-inset-top,0px) env(safe-area-inset-right,0px) env(safe-area-inset-bottom,0px) env(safe-area-inset-left,0px)";
-  document.documentElement.appendChild(probe);
-  const style = getComputedStyle(probe);
-  const area = { top: parseFloat(style.paddingTop) || 0, left: parseFloat(style.paddingLeft) || 0,
-    bottom: parseFloat(style.paddingBottom) || 0, right: parseFloat(style.paddingRight) || 0 };
-  probe.remove();
-  return area;
-}
-
 function defaultURL() {
   const url = new URL("/", import.meta.url);
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   return url.href;
-}
-
-/// A stand-in keyboard drawn at the keyboard's frame, for development, demos
-/// and tests where no real on-screen keyboard runs. It never takes focus.
-class EmulatedKeyboard {
-  constructor() {
-    const panel = document.createElement("div");
-    panel.setAttribute("aria-hidden", "true");
-    panel.dataset.insetdEmulatedKeyboard = "";
-    panel.style.cssText = "position:fixed;left:0;top:0;width:0;height:0;z-index:2147483647;" +
-      "pointer-events:none;box-sizing:border-box;background:#d1d4da;border-top:1px solid #b5b8be;" +
-      "font:15px system-ui,sans-serif;color:#111;display:none;overflow:hidden;transform:translateY(100vh)";
-    this.panel = panel;
-    this.full = document.createElement("div");
-    this.full.style.cssText = "display:flex;flex-direction:column;gap:8px;padding:8px 4px;height:100%;box-sizing:border-box";
-    for (const row of ["qwertyuiop", "asdfghjkl", "⇧zxcvbnm⌫", ["123", "space", "return"]]) {
-      const line = document.createElement("div");
-      line.style.cssText = "display:flex;gap:5px;justify-content:center;flex:1";
-      for (const key of Array.isArray(row) ? row : [...row]) {
-        const cap = document.createElement("div");
-        cap.textContent = key;
-        const wide = key === "space" ? 5 : key.length > 1 ? 2 : 1;
-        cap.style.cssText = `flex:${wide};max-width:${wide * 44}px;background:#fff;border-radius:5px;` +
-          "display:flex;align-items:center;justify-content:center;box-shadow:0 1px 0 #888";
-        line.appendChild(cap);
-      }
-      this.full.appendChild(line);
-    }
-    this.bar = document.createElement("div");
-    this.bar.style.cssText = "display:flex;align-items:center;gap:16px;padding:0 12px;height:100%;box-sizing:border-box";
-    this.bar.innerHTML = "<span>⌃</span><span>⌄</span><span style='flex:1;color:#555'>hardware keyboard</span><b>Done</b>";
-    panel.append(this.full, this.bar);
-    const attach = () => document.body.appendChild(panel);
-    if (document.body) attach(); else addEventListener("DOMContentLoaded", attach, { once: true });
-  }
-
-  show(frame, note) {
-    const style = this.panel.style;
-    const duration = note?.duration ?? 0;
-    style.transition = duration > 0 ? `transform ${duration}s ${cssCurve(note.curve)}` : "none";
-    if (!frame) {
-      style.transform = `translateY(${innerHeight - parseFloat(style.top || 0)}px)`;
-      if (duration > 0) {
-        clearTimeout(this.hideTimer);
-        this.hideTimer = setTimeout(() => { style.display = "none"; }, duration * 1000);
-      } else {
-        style.display = "none";
-      }
-      this.panel.dataset.state = "hidden";
-      return;
-    }
-    clearTimeout(this.hideTimer);
-    const wasHidden = style.display === "none";
-    Object.assign(style, { display: "block", left: `${frame.x}px`, top: `${frame.y}px`,
-      width: `${frame.width}px`, height: `${frame.height}px` });
-    const accessory = frame.height < 100;
-    this.full.style.display = accessory ? "none" : "flex";
-    this.bar.style.display = accessory ? "flex" : "none";
-    this.panel.dataset.state = accessory ? "accessory-bar" : "shown";
-    if (wasHidden && duration > 0) {
-      style.transition = "none";
-      style.transform = `translateY(${frame.height}px)`;
-      this.panel.getBoundingClientRect(); // start the slide from below
-      style.transition = `transform ${duration}s ${cssCurve(note.curve)}`;
-    }
-    style.transform = "translateY(0)";
-  }
 }
 
 /// Connects the page to insetd. Options: `url` (the WebSocket; default: the

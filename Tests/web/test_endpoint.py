@@ -309,6 +309,14 @@ class Endpoint(unittest.TestCase):
             self.assertIn("export function connect", body)
             with open(os.path.join(os.path.dirname(__file__), "../../web/insetd.js")) as f:
                 self.assertEqual(body, f.read().rstrip("\n"))
+            # The parts insetd.js imports from beside it, each as in the tree.
+            for part in ["insetd-geometry.js", "insetd-panel.js", "insetd-view.js"]:
+                connection.request("GET", f"/{part}")
+                response = connection.getresponse()
+                body = response.read().decode()
+                self.assertEqual((response.status, response.getheader("Access-Control-Allow-Origin")), (200, "*"), part)
+                with open(os.path.join(os.path.dirname(__file__), "../../web", part)) as f:
+                    self.assertEqual(body, f.read().rstrip("\n"), part)
             connection.request("GET", "/demo/")
             response = connection.getresponse()
             self.assertEqual(response.status, 200)

@@ -14,7 +14,9 @@ def assemble(root, directory, ws_port):
     insetd's address (config.json)."""
     ext = os.path.join(directory, "extension")
     shutil.copytree(os.path.join(root, "web", "chromium-extension"), ext)
-    shutil.copy(os.path.join(root, "web", "insetd.js"), ext)
+    for name in os.listdir(os.path.join(root, "web")):
+        if name.startswith("insetd") and name.endswith(".js"):
+            shutil.copy(os.path.join(root, "web", name), ext)
     with open(os.path.join(root, "scripts", "extension", "cost-shim.js")) as f:
         shim = f.read()
     with open(os.path.join(ext, "content.js")) as f:
