@@ -17,12 +17,17 @@ package struct BridgeConfiguration: Sendable {
     package var socketPath: String
     package var options: BackendOptions
     package var log: BridgeLog
+    /// The machine's timings (`--settle-ms` sets how soon a hide counts as a drop).
+    package var timing: BridgeTiming
 
-    package init(backend: BackendKind, socketPath: String, options: BackendOptions, log: BridgeLog) {
+    package init(
+        backend: BackendKind, socketPath: String, options: BackendOptions, log: BridgeLog, timing: BridgeTiming = BridgeTiming()
+    ) {
         self.backend = backend
         self.socketPath = socketPath
         self.options = options
         self.log = log
+        self.timing = timing
     }
 }
 
@@ -61,7 +66,8 @@ package final class Bridge {
 
     package init(configuration: BridgeConfiguration) {
         self.configuration = configuration
-        machine = BridgeMachine(name: configuration.backend == .auto ? "the OSK" : configuration.backend.rawValue)
+        machine = BridgeMachine(
+            name: configuration.backend == .auto ? "the OSK" : configuration.backend.rawValue, timing: configuration.timing)
         if configuration.backend != .auto {
             backend = Backends.make(configuration.backend, options: configuration.options, log: configuration.log)
         }

@@ -96,10 +96,12 @@ struct OSKProblemEndToEndTests {
     /// between them is such a change. Whether the change comes right after
     /// squeekboard showed or races the bridge's request, the bridge asks again
     /// and squeekboard ends up shown; insetd never hears of a problem.
-    /// The change is made within the bridge's 0.5 s settle window by acting on
-    /// the bridge's own word that it saw squeekboard show (its log) and by
-    /// sending it on sway's socket from here (`SwayCommand`): later than that
-    /// it is, by the bridge's rule, the user's hide (docs/OSK.md).
+    /// The change is made the moment the bridge says it saw squeekboard show
+    /// (its log), on sway's socket from here (`SwayCommand`), and the bridge
+    /// runs with a 1.5 s settle: squeekboard hides some 200 ms after the
+    /// change, and on a loaded machine it is slower still, while a hide after
+    /// the settle is, by the bridge's rule, the user's (docs/OSK.md; the 0.5 s
+    /// default is held to exact times in `BridgeMachineTests`).
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/foot")))
     func aShowSqueekboardDropsAtATextInputChangeIsAskedAgain() async throws {
         try await withSession("sqdrop") { session in
@@ -112,10 +114,12 @@ struct OSKProblemEndToEndTests {
             let tree = (try? await session.run(["swaymsg", "-t", "get_tree"]))?.output ?? ""
             return tree.contains(#""app_id": "footA""#) && tree.contains(#""app_id": "footB""#)
         })
-        _ = try session.bridge("squeekboard")
+        // Whichever window sway mapped last has the focus: footB's, so that moving it to footA is a change.
+        let sway = try #require(SwayCommand(session: session))
+        #expect(try sway.run("[app_id=footB] focus"))
+        _ = try session.bridge("squeekboard", ["--settle-ms", "1500"])
         #expect(await waitUntil(seconds: 5) { session.log("insetd-osk.log").contains("driving squeekboard") })
         let app = try #require(await App(socket: session.socket))
-        let sway = try #require(SwayCommand(session: session))
         var next = "footA"
         func moveTextInput() throws {
             #expect(try sway.run("[app_id=\(next)] focus"))
@@ -133,7 +137,15 @@ struct OSKProblemEndToEndTests {
             return show.lowerBound > drop.lowerBound
         }
 
-        // The change right after squeekboard showed: it hides, well inside the 0.5 s settle.
+        // squeekboard's first show makes its panel and loads its layout, which a
+        // loaded machine takes seconds over (and a text-input change waits behind):
+        // done once before the cycles.
+        app.focus()
+        #expect(await waitUntil(seconds: 10) { await visible() == true })
+        app.blur()
+        #expect(await waitUntil(seconds: 10) { await visible() == false })
+
+        // The change right after squeekboard showed: it hides, inside the settle.
         for cycle in 0..<4 {
             let shows = count(shown)
             let drops = count(dropped)
