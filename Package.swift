@@ -191,7 +191,7 @@ let package = Package(
         ),
         // Real squeekboard and wvkbd in a headless sway session, KWin's interface on
         // python3-dbusmock; run as root under umockdev-wrapper (scripts/osk-test).
-        .testTarget(name: "InsetOSKTests", dependencies: ["InsetOSK", "DBus", "InsetCore", "InsetProtocol", "InputTestbed"]),
+        .testTarget(name: "InsetOSKTests", dependencies: ["InsetOSK", "DBus", "InsetCore", "InsetProtocol", "InputTestbed", "InsetSocket"]),
     ],
     swiftLanguageModes: [.v6]
 )

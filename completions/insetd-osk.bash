@@ -165,7 +165,7 @@ _insetd-osk() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--keep-gnome-setting --verbose --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--backend --socket --wvkbd-pid --wvkbd-pidfile --wvkbd-unit --wvkbd-heights)
+    local -a non_repeating_options=(--backend --socket --wvkbd-pid --wvkbd-pidfile --wvkbd-unit --wvkbd-heights --settle-ms)
     __insetd-osk_offer_flags_options 0
 
     # Offer option value completions
@@ -187,6 +187,9 @@ _insetd-osk() {
         return
         ;;
     '--wvkbd-heights')
+        return
+        ;;
+    '--settle-ms')
         return
         ;;
     esac

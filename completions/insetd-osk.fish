@@ -20,7 +20,7 @@ function __insetd-osk_parse_tokens -S
     set -l unparsed_tokens (__insetd-osk_tokens -pc)
     switch $unparsed_tokens[1]
     case 'insetd-osk'
-        __insetd-osk_parse_subcommand 0 'backend=' 'socket=' 'wvkbd-pid=' 'wvkbd-pidfile=' 'wvkbd-unit=' 'wvkbd-heights=' 'keep-gnome-setting' 'verbose' 'version' 'h/help'
+        __insetd-osk_parse_subcommand 0 'backend=' 'socket=' 'wvkbd-pid=' 'wvkbd-pidfile=' 'wvkbd-unit=' 'wvkbd-heights=' 'settle-ms=' 'keep-gnome-setting' 'verbose' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __insetd-osk_parse_subcommand -r 1 'version'
@@ -83,6 +83,7 @@ complete -c 'insetd-osk' -n '__insetd-osk_should_offer_completions_for_flags_or_
 complete -c 'insetd-osk' -n '__insetd-osk_should_offer_completions_for_flags_or_options "insetd-osk" wvkbd-pidfile' -l 'wvkbd-pidfile' -d 'A file holding wvkbd\'s process id.' -rfka ''
 complete -c 'insetd-osk' -n '__insetd-osk_should_offer_completions_for_flags_or_options "insetd-osk" wvkbd-unit' -l 'wvkbd-unit' -d 'The systemd user unit running wvkbd (its main pid is used).' -rfka ''
 complete -c 'insetd-osk' -n '__insetd-osk_should_offer_completions_for_flags_or_options "insetd-osk" wvkbd-heights' -l 'wvkbd-heights' -d 'wvkbd\'s portrait,landscape heights when not read from its -H/-L.' -rfka ''
+complete -c 'insetd-osk' -n '__insetd-osk_should_offer_completions_for_flags_or_options "insetd-osk" settle-ms' -l 'settle-ms' -d 'How long the OSK must have been shown before a hide it was not asked for counts as its user\'s (sooner: it dropped the show, which is asked again). Default 500.' -rfka ''
 complete -c 'insetd-osk' -n '__insetd-osk_should_offer_completions_for_flags_or_options "insetd-osk" keep-gnome-setting' -l 'keep-gnome-setting' -d 'Leave GNOME\'s screen-keyboard setting alone with squeekboard.'
 complete -c 'insetd-osk' -n '__insetd-osk_should_offer_completions_for_flags_or_options "insetd-osk" verbose' -l 'verbose' -d 'Log every show and hide.'
 complete -c 'insetd-osk' -n '__insetd-osk_should_offer_completions_for_flags_or_options "insetd-osk" version' -l 'version' -d 'Show the version.'

@@ -17,12 +17,17 @@ package struct BridgeConfiguration: Sendable {
     package var socketPath: String
     package var options: BackendOptions
     package var log: BridgeLog
+    /// The machine's timings (`--settle-ms` sets how soon a hide counts as a drop).
+    package var timing: BridgeTiming
 
-    package init(backend: BackendKind, socketPath: String, options: BackendOptions, log: BridgeLog) {
+    package init(
+        backend: BackendKind, socketPath: String, options: BackendOptions, log: BridgeLog, timing: BridgeTiming = BridgeTiming()
+    ) {
         self.backend = backend
         self.socketPath = socketPath
         self.options = options
         self.log = log
+        self.timing = timing
     }
 }
 
@@ -40,7 +45,6 @@ package final class Bridge {
     private var bus: DBusConnection?
     private var busBackoff = Backoff()
     private var backend: OSKBackend?
-    private var attached = false
     private var backendBackoff = Backoff()
     /// The last failure logged per peer, so a retry that fails the same way stays quiet.
     private var lastFailure: [String: String] = [:]
@@ -49,19 +53,17 @@ package final class Bridge {
 
     private var machine: BridgeMachine
     private var machineWake: Instant?
+    /// When the machine wants sway's usable area read next.
+    private var areaReadDue: Instant?
     /// Events that actions produced (a detach, the compositor's answer), fed next.
     private var followUps: [BridgeEvent] = []
 
-    /// insetd's screen, to scale sway's output coordinates into it.
-    private var screen = Size(width: 0, height: 0)
     private let sway = SwayIPC()
-    private var baselineGap: Double?
-    private var lastGap: Double?
-    private var swayOutput: Size?
 
     package init(configuration: BridgeConfiguration) {
         self.configuration = configuration
-        machine = BridgeMachine(name: configuration.backend == .auto ? "the OSK" : configuration.backend.rawValue)
+        machine = BridgeMachine(
+            name: configuration.backend == .auto ? "the OSK" : configuration.backend.rawValue, timing: configuration.timing)
         if configuration.backend != .auto {
             backend = Backends.make(configuration.backend, options: configuration.options, log: configuration.log)
         }
@@ -84,7 +86,7 @@ package final class Bridge {
             wait(timeout: nextTimeout(now: monotonicInstant()))
         }
         backend?.restore()
-        if let backend, attached, machine.applied == true { try? backend.setVisible(false) }
+        if let backend, machine.attached, machine.applied == true { try? backend.setVisible(false) }
         log.info("stopped")
     }
 
@@ -107,6 +109,8 @@ package final class Bridge {
         while !followUps.isEmpty {
             let step = machine.handle(followUps.removeFirst(), now: now)
             machineWake = step.wake
+            areaReadDue = step.readArea
+            if !machine.attached { detaching = false }
             for action in step.actions { perform(action) }
         }
     }
@@ -115,7 +119,7 @@ package final class Bridge {
         let name = backend?.name ?? "osk"
         switch action {
         case .setOSKVisible(let visible):
-            guard let backend, attached else { return }
+            guard let backend, machine.attached, !detaching else { return }
             do {
                 try backend.setVisible(visible)
                 log.trace("\(backend.name): \(visible ? "show" : "hide")")
@@ -141,7 +145,7 @@ package final class Bridge {
         connectBus(now: now)
         attachBackend(now: now)
         observe(now: now)
-        measure(now: now)
+        readUsableArea(now: now)
         feed(.tick, now: now)
         link?.flush()
     }
@@ -174,11 +178,11 @@ package final class Bridge {
     private func attachBackend(now: Instant) {
         // The OSK's bus name coming back (a restart after a crash) is tried at
         // once: a show may be waiting for it, on the machine's short clock.
-        if !attached, oskChanged {
+        if !machine.attached, oskChanged {
             oskChanged = false
             backendBackoff.reset()
         }
-        guard !attached, now.seconds >= backendBackoff.next else { return }
+        guard !machine.attached, now.seconds >= backendBackoff.next else { return }
         if configuration.backend == .auto, backend == nil {
             guard let kind = Backends.detect(bus: bus, options: configuration.options) else {
                 failed("osk", "no on-screen keyboard found (squeekboard, KWin, wvkbd, GNOME)")
@@ -191,7 +195,6 @@ package final class Bridge {
         if backend.usesBus, bus == nil { return }
         do {
             try backend.attach(bus: backend.usesBus ? bus : nil) { [weak self] in self?.oskChanged = true }
-            attached = true
             backendBackoff.reset()
             oskChanged = true
             recovered("osk", "driving \(backend.name)")
@@ -201,15 +204,24 @@ package final class Bridge {
             let observable = backend.usesBus ? (try? backend.visible()) != nil : swayReadable
             let heights = ConfiguredHeights(
                 portrait: backend.configuredHeight(landscape: false), landscape: backend.configuredHeight(landscape: true))
-            feed(.oskAttached(name: backend.name, observable: observable, configured: heights, measurable: swayReadable), now: now)
+            feed(
+                .oskAttached(
+                    name: backend.name, observable: observable, configured: heights, measurable: swayReadable,
+                    reportsVisibility: backend.usesBus),
+                now: now)
         } catch {
             failed("osk", "\(error)")
             backendBackoff.failed(now: now.seconds)
         }
     }
 
+    /// The OSK went away during a step: the machine hears it next, and the
+    /// step's remaining actions leave it alone meanwhile.
+    private var detaching = false
+
     private func detach(_ error: OSKError) {
-        attached = false
+        guard !detaching else { return }
+        detaching = true
         if configuration.backend == .auto { backend = nil }
         failed("osk", "\(error)")
         backendBackoff.failed(now: monotonicInstant().seconds)
@@ -221,8 +233,9 @@ package final class Bridge {
     private func handle(_ message: DaemonMessage) {
         switch message {
         case .welcome(_, _, let state, _):
-            screen = state.screen.size
-            feed(.linkConnected(screen: screen, keyboardShown: state.keyboard != nil, hardwareKeyboard: state.hardwareKeyboard))
+            feed(
+                .linkConnected(
+                    screen: state.screen.size, keyboardShown: state.keyboard != nil, hardwareKeyboard: state.hardwareKeyboard))
         case .keyboard(let note, _):
             switch note.phase {
             case .willShow, .didShow, .willChangeFrame, .didChangeFrame: feed(.keyboard(shown: true))
@@ -241,21 +254,19 @@ package final class Bridge {
 
     // MARK: - The OSK
 
-    /// Reads the OSK's visibility (its own report, else the compositor's usable
-    /// area) for the machine, which decides what is news.
+    /// Reads the OSK's own visibility for the machine, which decides what is
+    /// news (an OSK that cannot say is seen in sway's usable area instead).
     private func observe(now: Instant) {
-        guard let backend, attached else { return }
+        guard let backend, machine.attached else { return }
         // A bus OSK says when it changed, but a show being confirmed is read on
         // every wake (a dropped show sends no signal); the others are cheap to ask.
         guard oskChanged || !backend.usesBus || machine.asserting else { return }
         oskChanged = false
-        var visible: Bool?
+        let visible: Bool?
         do { visible = try backend.visible() } catch {
             if error.absent { detach(error) } else { failed("osk", "\(error)") }
             return
         }
-        if visible == false { _ = readGap() }  // hidden: the baseline of the usable area
-        if visible == nil, let gap = readGap(), let baselineGap { visible = gap > baselineGap + 0.5 }
         if let visible { feed(.oskObserved(visible: visible), now: now) }
         // An OSK that says where it is (GNOME's, through insetd's extension): its word is the real frame.
         if visible == true, let frame = backend.frame() {
@@ -263,30 +274,11 @@ package final class Bridge {
         }
     }
 
-    private func readGap() -> Double? {
-        guard let sway, let area = try? sway.usableArea() else { return nil }
-        if baselineGap == nil || area.bottomGap < baselineGap! { baselineGap = area.bottomGap }
-        swayOutput = area.output
-        return area.bottomGap
-    }
-
-    private var measuring: Bool {
-        attached && (machine.observed == true || machine.applied == true) && machine.measureUntil != nil
-    }
-
-    /// While the OSK settles after showing, reads its exclusive zone until two
-    /// readings agree, for the machine to report as the real frame.
-    private func measure(now: Instant) {
-        guard measuring, let until = machine.measureUntil, now < until else { return }
-        guard let gap = readGap(), let baselineGap, let output = swayOutput, gap > baselineGap + 0.5 else { return }
-        defer { lastGap = gap }
-        guard gap == lastGap, screen.width > 0, output.height > 0 else { return }
-        let scaleX = screen.width / output.width
-        let scaleY = screen.height / output.height
-        feed(
-            .frameMeasured(
-                Rect(x: 0, y: (output.height - gap) * scaleY, width: output.width * scaleX, height: (gap - baselineGap) * scaleY)),
-            now: now)
+    /// Reads sway's usable area when the machine asks for it (the OSK's
+    /// exclusive zone: its frame, and whether wvkbd is shown).
+    private func readUsableArea(now: Instant) {
+        guard let sway, let due = areaReadDue, now >= due else { return }
+        feed(.usableArea(try? sway.usableArea()), now: now)
     }
 
     // MARK: - Waiting
@@ -296,11 +288,11 @@ package final class Bridge {
         var deadlines: [Double] = [seconds + 1]
         if link == nil { deadlines.append(linkBackoff.next) }
         if bus == nil, backend?.usesBus ?? true { deadlines.append(busBackoff.next) }
-        if !attached { deadlines.append(backendBackoff.next) }
+        if !machine.attached { deadlines.append(backendBackoff.next) }
         if let machineWake { deadlines.append(machineWake.seconds) }
-        if measuring, let until = machine.measureUntil, now < until { deadlines.append(seconds + 0.05) }
-        // Without a visibility of its own (wvkbd), the OSK is watched through sway.
-        if attached, sway != nil, backend?.usesBus == false { deadlines.append(seconds + 0.1) }
+        if sway != nil, let areaReadDue { deadlines.append(areaReadDue.seconds) }
+        // wvkbd's process is asked as often as sway's area is read for it (its exit detaches it).
+        if machine.attached, sway != nil, backend?.usesBus == false { deadlines.append(seconds + 0.1) }
         if let usec = bus?.timeoutMicroseconds { deadlines.append(seconds + Double(usec) / 1e6) }
         return max(0, (deadlines.min() ?? seconds + 1) - seconds)
     }
@@ -323,10 +315,7 @@ package final class Bridge {
         if let bus {
             do { try bus.process() } catch {
                 self.bus = nil
-                if backend?.usesBus ?? false, attached {
-                    attached = false
-                    feed(.oskDetached)
-                }
+                if backend?.usesBus ?? false, machine.attached { feed(.oskDetached) }
                 if configuration.backend == .auto { backend = nil }
                 failed("bus", "lost the session bus: \(error)")
                 busBackoff.failed(now: monotonicInstant().seconds)

@@ -1,85 +1,5 @@
 import InsetCore
 
-/// What insetd-osk's decisions react to: insetd's word, the OSK's, the
-/// compositor's, and time. The I/O side (`Bridge`) turns sockets, D-Bus signals
-/// and sway's IPC into these, so every rule can be tested with exact times.
-package enum BridgeEvent: Hashable, Sendable {
-    /// insetd's welcome: a first connection or a restarted insetd, with its whole state.
-    case linkConnected(screen: Size, keyboardShown: Bool, hardwareKeyboard: Bool)
-    case linkLost
-    /// insetd's keyboard notifications: shown (will/did show, frame changes) or hidden.
-    case keyboard(shown: Bool)
-    case hardwareKeyboard(usable: Bool)
-    /// The OSK can be driven. Without `observable` (no property, no sway) a show
-    /// cannot be confirmed and is taken as done; `configured` are wvkbd's -H/-L;
-    /// `measurable`: the compositor's usable area tells the real frame (sway).
-    case oskAttached(name: String, observable: Bool, configured: ConfiguredHeights?, measurable: Bool = false)
-    /// The OSK went away (crash, restart, bus name lost).
-    case oskDetached
-    /// The OSK's visibility as last read; repeated readings are harmless.
-    case oskObserved(visible: Bool)
-    /// A settled real frame, measured from the compositor's usable area, or the OSK's own report.
-    case frameMeasured(Rect, source: String = "sway's usable area")
-    /// The answer to `checkFullscreen`: the app id of a full-screen window on the
-    /// OSK's output, or nil when there is none.
-    case fullscreen(window: String?)
-    case tick
-}
-
-/// wvkbd's `-H` / `-L`: a frame known before the keyboard ever shows.
-package struct ConfiguredHeights: Hashable, Sendable {
-    package var portrait: Double?
-    package var landscape: Double?
-
-    package init(portrait: Double?, landscape: Double?) {
-        self.portrait = portrait
-        self.landscape = landscape
-    }
-}
-
-/// What the machine asks the I/O side to do, in order.
-package enum BridgeAction: Hashable, Sendable {
-    case setOSKVisible(Bool)
-    /// A usable hardware keyboard came or went (desktop settings follow it).
-    case setHardwareKeyboard(Bool)
-    case reportVisibility(Bool)
-    /// The real frame; nil: it is measured, but none is known for the screen yet.
-    case reportFrame(Rect?)
-    case reportProblem(String?)
-    /// Ask the compositor whether a full-screen window covers the OSK (answer: `.fullscreen`).
-    case checkFullscreen
-    case log(String)
-    /// Logged with `--verbose` only.
-    case trace(String)
-}
-
-/// One step's outcome: actions, and when the machine next needs a `.tick`.
-package struct BridgeStep: Hashable, Sendable {
-    package var actions: [BridgeAction]
-    package var wake: Instant?
-}
-
-/// The bridge's timings, named so tests derive expected times from them.
-package struct BridgeTiming: Hashable, Sendable {
-    /// After the n-th show was sent, how long to wait for the OSK to confirm it
-    /// before the next one; one send per entry, then the bridge gives up.
-    package var confirmDelays: [Duration] = [.milliseconds(80), .milliseconds(200), .milliseconds(400), .milliseconds(800)]
-    /// A hide the bridge did not ask for is the user's only when the OSK had been
-    /// visible, and no show had been sent, for this long; sooner it is a drop.
-    package var settle: Duration = .milliseconds(500)
-    /// A user's hide is reported after this long unless insetd hides meanwhile
-    /// (squeekboard hides by itself on blur, and insetd's hide may come second).
-    package var userHideHold: Duration = .milliseconds(250)
-    /// While shown, how often the compositor is asked about full-screen windows.
-    package var fullscreenInterval: Duration = .seconds(1)
-    /// How long after a show the compositor's usable area is read for the frame
-    /// (until two readings agree; a loaded machine's compositor can be slow to
-    /// apply the exclusive zone).
-    package var measureWindow: Duration = .seconds(5)
-
-    package init() {}
-}
-
 /// insetd-osk's decisions, as a pure state machine: an event and the time in,
 /// actions and the next wake out; no clock, no I/O (as the core's modules are).
 /// It exists so the timelines that matter (a show confirmed, dropped and
@@ -105,6 +25,8 @@ package struct BridgeMachine: Sendable {
     private var observable = false
     private var configured: ConfiguredHeights?
     private var measurable = false
+    /// The OSK says whether it is shown; else the compositor's usable area does.
+    private var reportsVisibility = true
     /// insetd was told, on this link, that the frame is measured and shows confirmed (a nil frame).
     private var announcedMeasuring = false
     private var hardwareApplied: Bool?
@@ -127,8 +49,13 @@ package struct BridgeMachine: Sendable {
     private var nextFullscreenCheck: Instant?
     private var realFrame: Rect?
     private var reportedFrame: Rect?
-    /// Until when the I/O side should read the compositor for the real frame.
+    /// Until when the compositor's usable area is read for the real frame.
     package private(set) var measureUntil: Instant?
+    private var gauge = ExclusiveZoneGauge()
+    /// When the usable area was last read, and whether a reading is wanted now
+    /// (the OSK seen hidden: the gap without it, the baseline).
+    private var lastAreaRead: Instant?
+    private var baselineWanted = false
 
     package init(name: String = "the OSK", timing: BridgeTiming = BridgeTiming()) {
         self.name = name
@@ -171,11 +98,12 @@ package struct BridgeMachine: Sendable {
             if !shown { pendingUserHide = nil }
         case .hardwareKeyboard(let usable):
             hardwareKeyboard = usable
-        case .oskAttached(let name, let observable, let configured, let measurable):
+        case .oskAttached(let name, let observable, let configured, let measurable, let reportsVisibility):
             self.name = name
             self.observable = observable
             self.configured = configured
             self.measurable = measurable
+            self.reportsVisibility = reportsVisibility
             attached = true
             // Whatever the OSK shows now, it gets insetd's decision again, at once.
             applied = nil
@@ -194,19 +122,21 @@ package struct BridgeMachine: Sendable {
             visibleSince = nil
             pendingUserHide = nil
         case .oskObserved(let visible):
+            if !visible { baselineWanted = true }
             observe(visible, now: now, &out)
         case .frameMeasured(let frame, let source):
-            realFrame = frame
-            measureUntil = nil
-            if linked, frame != reportedFrame { out.append(.log("\(name)'s real frame: \(frame) (from \(source))")) }
-            report(frame: frame, &out)
+            measured(frame, source: source, &out)
+        case .usableArea(let area):
+            lastAreaRead = now
+            baselineWanted = false
+            if let area { read(area, now: now, &out) }
         case .fullscreen(let window):
             fullscreen(window, &out)
         case .tick:
             break
         }
         reconcile(now: now, &out)
-        return BridgeStep(actions: out, wake: wake)
+        return BridgeStep(actions: out, wake: wake, readArea: readArea(now: now))
     }
 
     // MARK: - The OSK's word
@@ -371,6 +301,39 @@ package struct BridgeMachine: Sendable {
     }
 
     // MARK: - Frames
+
+    private mutating func measured(_ frame: Rect, source: String, _ out: inout [BridgeAction]) {
+        realFrame = frame
+        measureUntil = nil
+        if linked, frame != reportedFrame { out.append(.log("\(name)'s real frame: \(frame) (from \(source))")) }
+        report(frame: frame, &out)
+    }
+
+    /// The compositor's usable area: whether an OSK that cannot say is shown,
+    /// and, while a show settles, its real frame once two readings agree.
+    private mutating func read(_ area: SwayUsableArea, now: Instant, _ out: inout [BridgeAction]) {
+        let covered = gauge.read(area)
+        if !reportsVisibility { observe(covered, now: now, &out) }
+        guard measuring(now: now), let frame = gauge.settledFrame(area, screen: screen) else { return }
+        measured(frame, source: "sway's usable area", &out)
+    }
+
+    /// A show was asked for or seen, and its frame is not measured yet.
+    private func measuring(now: Instant) -> Bool {
+        guard attached, observed == true || applied == true, let measureUntil else { return false }
+        return now < measureUntil
+    }
+
+    /// When the usable area is to be read next: every `measureInterval` while a
+    /// show settles, every `watchInterval` for an OSK that cannot say whether it
+    /// is shown, at once when it was seen hidden (the baseline).
+    private func readArea(now: Instant) -> Instant? {
+        guard attached, measurable else { return nil }
+        if baselineWanted { return now }
+        let interval = measuring(now: now) ? timing.measureInterval : reportsVisibility ? nil : timing.watchInterval
+        guard let interval else { return nil }
+        return lastAreaRead.map { $0 + interval } ?? now
+    }
 
     private mutating func reportConfiguredFrame(_ out: inout [BridgeAction]) {
         guard attached, let configured, screen.width > 0 else { return }

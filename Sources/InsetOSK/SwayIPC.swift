@@ -15,6 +15,11 @@ package struct SwayUsableArea: Hashable, Sendable {
     package var output: Size
     /// How far the workspace's bottom edge is above the output's.
     package var bottomGap: Double
+
+    package init(output: Size, bottomGap: Double) {
+        self.output = output
+        self.bottomGap = bottomGap
+    }
 }
 
 /// A client of sway's IPC socket (`$SWAYSOCK`), one short connection per query.

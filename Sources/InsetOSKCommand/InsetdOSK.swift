@@ -46,6 +46,11 @@ public struct InsetdOSK: ParsableCommand {
     @Option(name: .customLong("wvkbd-heights"), help: "wvkbd's portrait,landscape heights when not read from its -H/-L.")
     var wvkbdHeights: String?
 
+    @Option(
+        name: .customLong("settle-ms"),
+        help: "How long the OSK must have been shown before a hide it was not asked for counts as its user's (sooner: it dropped the show, which is asked again). Default 500.")
+    var settleMs: Int = 500
+
     @Flag(help: "Leave GNOME's screen-keyboard setting alone with squeekboard.")
     var keepGnomeSetting = false
 
@@ -55,6 +60,7 @@ public struct InsetdOSK: ParsableCommand {
     public init() {}
 
     public func validate() throws {
+        if settleMs < 0 { throw ValidationError("--settle-ms \(settleMs): expected a number of milliseconds, 0 or more") }
         if let wvkbdHeights, heights == nil {
             throw ValidationError("--wvkbd-heights \(wvkbdHeights): expected two positive numbers such as 300,200")
         }
@@ -75,6 +81,10 @@ public struct InsetdOSK: ParsableCommand {
         options.wvkbdHeights = heights
         options.squeekboardFollowsSetting = !keepGnomeSetting
         let path = InsetdSocketPath.forClient(explicit: socket, environment: ProcessInfo.processInfo.environment)
-        Bridge(configuration: BridgeConfiguration(backend: backend, socketPath: path, options: options, log: BridgeLog(debug: verbose))).run()
+        var timing = BridgeTiming()
+        timing.settle = .milliseconds(Int64(settleMs))
+        let configuration = BridgeConfiguration(
+            backend: backend, socketPath: path, options: options, log: BridgeLog(debug: verbose), timing: timing)
+        Bridge(configuration: configuration).run()
     }
 }

@@ -96,6 +96,12 @@ struct OSKProblemEndToEndTests {
     /// between them is such a change. Whether the change comes right after
     /// squeekboard showed or races the bridge's request, the bridge asks again
     /// and squeekboard ends up shown; insetd never hears of a problem.
+    /// The change is made the moment the bridge says it saw squeekboard show
+    /// (its log), on sway's socket from here (`SwayCommand`), and the bridge
+    /// runs with a 1.5 s settle: squeekboard hides some 200 ms after the
+    /// change, and on a loaded machine it is slower still, while a hide after
+    /// the settle is, by the bridge's rule, the user's (docs/OSK.md; the 0.5 s
+    /// default is held to exact times in `BridgeMachineTests`).
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/foot")))
     func aShowSqueekboardDropsAtATextInputChangeIsAskedAgain() async throws {
         try await withSession("sqdrop") { session in
@@ -108,34 +114,62 @@ struct OSKProblemEndToEndTests {
             let tree = (try? await session.run(["swaymsg", "-t", "get_tree"]))?.output ?? ""
             return tree.contains(#""app_id": "footA""#) && tree.contains(#""app_id": "footB""#)
         })
-        _ = try session.bridge("squeekboard")
+        // Whichever window sway mapped last has the focus: footB's, so that moving it to footA is a change.
+        let sway = try #require(SwayCommand(session: session))
+        #expect(try sway.run("[app_id=footB] focus"))
+        _ = try session.bridge("squeekboard", ["--settle-ms", "1500"])
         #expect(await waitUntil(seconds: 5) { session.log("insetd-osk.log").contains("driving squeekboard") })
         let app = try #require(await App(socket: session.socket))
         var next = "footA"
-        func moveTextInput() async throws {
-            try await session.run(["swaymsg", "[app_id=\(next)] focus"])
+        func moveTextInput() throws {
+            #expect(try sway.run("[app_id=\(next)] focus"))
             next = next == "footA" ? "footB" : "footA"
         }
+        // What the bridge logged (--verbose): when it saw squeekboard show, and took a hide for a drop.
+        func count(_ line: String) -> Int { session.log("insetd-osk.log").components(separatedBy: line).count - 1 }
+        let shown = "squeekboard shown (confirmed at attempt"
+        let dropped = "squeekboard hid again right after showing: asserting the show again"
+        /// The bridge's last word is a confirmed show, no drop after it.
+        func confirmedAfterLastDrop() -> Bool {
+            let log = session.log("insetd-osk.log")
+            guard let show = log.range(of: shown, options: .backwards) else { return false }
+            guard let drop = log.range(of: dropped, options: .backwards) else { return true }
+            return show.lowerBound > drop.lowerBound
+        }
 
-        // The change right after squeekboard showed: it hides, well inside the 0.5 s settle.
+        // squeekboard's first show makes its panel and loads its layout, which a
+        // loaded machine takes seconds over (and a text-input change waits behind):
+        // done once before the cycles.
+        app.focus()
+        #expect(await waitUntil(seconds: 10) { await visible() == true })
+        app.blur()
+        #expect(await waitUntil(seconds: 10) { await visible() == false })
+
+        // The change right after squeekboard showed: it hides, inside the settle.
         for cycle in 0..<4 {
+            let shows = count(shown)
+            let drops = count(dropped)
             app.focus()
-            #expect(await waitUntil(seconds: 5) { await visible() == true }, "cycle \(cycle)")
-            try await moveTextInput()
-            try await Task.sleep(for: .seconds(1))
-            #expect(await visible() == true, "shown again, cycle \(cycle)")
+            #expect(await waitUntil(seconds: 5, every: .milliseconds(2)) { count(shown) > shows }, "cycle \(cycle)")
+            try moveTextInput()
+            #expect(await waitUntil(seconds: 5) {
+                guard count(dropped) > drops, confirmedAfterLastDrop() else { return false }
+                return await visible() == true
+            },
+                "dropped and shown again, cycle \(cycle): \(session.log("insetd-osk.log"))")
             app.blur()
             #expect(await waitUntil(seconds: 5) { await visible() == false })
         }
-        #expect(session.log("insetd-osk.log").contains("squeekboard hid again right after showing: asserting the show again"))
 
         // The change racing insetd's show: dropped silently or after showing, asked again either way.
         for cycle in 0..<4 {
+            let shows = count(shown)
             app.focus()
-            try await moveTextInput()
-            try await Task.sleep(for: .seconds(1.5))
-            #expect(await visible() == true, "cycle \(cycle)")
-            #expect(keyboardFrame(await status(session.socket)) != nil)
+            try moveTextInput()
+            #expect(await waitUntil(seconds: 5) {
+                guard count(shown) > shows, confirmedAfterLastDrop(), await visible() == true else { return false }
+                return keyboardFrame(await status(session.socket)) != nil
+            }, "shown, cycle \(cycle): \(session.log("insetd-osk.log"))")
             app.blur()
             #expect(await waitUntil(seconds: 5) { await visible() == false })
         }

@@ -227,12 +227,13 @@ struct SessionError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Polls `condition` every 20 ms for up to `seconds`.
-func waitUntil(seconds: Double, _ condition: () async -> Bool) async -> Bool {
+/// Polls `condition` every `interval` (20 ms unless a test must act on the
+/// event at once) for up to `seconds`.
+func waitUntil(seconds: Double, every interval: Duration = .milliseconds(20), _ condition: () async -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while ContinuousClock.now < deadline {
         if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
+        try? await Task.sleep(for: interval)
     }
     return await condition()
 }

@@ -65,13 +65,14 @@ import Testing
         #expect(help.status == 0)
         #expect(help.output.contains("--backend"))
         #expect(help.output.contains("squeekboard"))
+        #expect(help.output.contains("--settle-ms"))
         let version = try await ChildProcess.run([Self.binary, "--version"])
         // The one version every binary shows (scripts/version: VERSION's number, then the commit).
         #expect(version.status == 0)
         #expect(version.output.hasPrefix("0.1.0"), "\(version.output)")
     }
 
-    @Test(arguments: [["--backend", "onboard"], ["--wvkbd-heights", "300"]])
+    @Test(arguments: [["--backend", "onboard"], ["--wvkbd-heights", "300"], ["--settle-ms=-5"], ["--settle-ms", "soon"]])
     func badArgumentsSayWhatIsWrong(arguments: [String]) async throws {
         let result = try await ChildProcess.run([Self.binary] + arguments)
         #expect(result.status != 0)

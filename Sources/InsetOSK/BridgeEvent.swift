@@ -1,0 +1,92 @@
+import InsetCore
+
+/// What insetd-osk's decisions react to: insetd's word, the OSK's, the
+/// compositor's, and time. The I/O side (`Bridge`) turns sockets, D-Bus signals
+/// and sway's IPC into these, so every rule can be tested with exact times.
+package enum BridgeEvent: Hashable, Sendable {
+    /// insetd's welcome: a first connection or a restarted insetd, with its whole state.
+    case linkConnected(screen: Size, keyboardShown: Bool, hardwareKeyboard: Bool)
+    case linkLost
+    /// insetd's keyboard notifications: shown (will/did show, frame changes) or hidden.
+    case keyboard(shown: Bool)
+    case hardwareKeyboard(usable: Bool)
+    /// The OSK can be driven. Without `observable` (no property, no sway) a show
+    /// cannot be confirmed and is taken as done; `configured` are wvkbd's -H/-L;
+    /// `measurable`: the compositor's usable area tells the real frame (sway);
+    /// without `reportsVisibility` (wvkbd) that area also tells whether it is shown.
+    case oskAttached(
+        name: String, observable: Bool, configured: ConfiguredHeights?, measurable: Bool = false, reportsVisibility: Bool = true)
+    /// The OSK went away (crash, restart, bus name lost).
+    case oskDetached
+    /// The OSK's visibility as last read; repeated readings are harmless.
+    case oskObserved(visible: Bool)
+    /// A settled real frame, measured from the compositor's usable area, or the OSK's own report.
+    case frameMeasured(Rect, source: String = "sway's usable area")
+    /// A reading of the compositor's usable area, asked for by `BridgeStep.readArea`;
+    /// nil when it could not be read.
+    case usableArea(SwayUsableArea?)
+    /// The answer to `checkFullscreen`: the app id of a full-screen window on the
+    /// OSK's output, or nil when there is none.
+    case fullscreen(window: String?)
+    case tick
+}
+
+/// wvkbd's `-H` / `-L`: a frame known before the keyboard ever shows.
+package struct ConfiguredHeights: Hashable, Sendable {
+    package var portrait: Double?
+    package var landscape: Double?
+
+    package init(portrait: Double?, landscape: Double?) {
+        self.portrait = portrait
+        self.landscape = landscape
+    }
+}
+
+/// What the machine asks the I/O side to do, in order.
+package enum BridgeAction: Hashable, Sendable {
+    case setOSKVisible(Bool)
+    /// A usable hardware keyboard came or went (desktop settings follow it).
+    case setHardwareKeyboard(Bool)
+    case reportVisibility(Bool)
+    /// The real frame; nil: it is measured, but none is known for the screen yet.
+    case reportFrame(Rect?)
+    case reportProblem(String?)
+    /// Ask the compositor whether a full-screen window covers the OSK (answer: `.fullscreen`).
+    case checkFullscreen
+    case log(String)
+    /// Logged with `--verbose` only.
+    case trace(String)
+}
+
+/// One step's outcome: actions, when the machine next needs a `.tick`, and
+/// when it next needs a `.usableArea` reading (nil: none; due at or before now: read now).
+package struct BridgeStep: Hashable, Sendable {
+    package var actions: [BridgeAction]
+    package var wake: Instant?
+    package var readArea: Instant? = nil
+}
+
+/// The bridge's timings, named so tests derive expected times from them.
+package struct BridgeTiming: Hashable, Sendable {
+    /// After the n-th show was sent, how long to wait for the OSK to confirm it
+    /// before the next one; one send per entry, then the bridge gives up.
+    package var confirmDelays: [Duration] = [.milliseconds(80), .milliseconds(200), .milliseconds(400), .milliseconds(800)]
+    /// A hide the bridge did not ask for is the user's only when the OSK had been
+    /// visible, and no show had been sent, for this long; sooner it is a drop.
+    package var settle: Duration = .milliseconds(500)
+    /// A user's hide is reported after this long unless insetd hides meanwhile
+    /// (squeekboard hides by itself on blur, and insetd's hide may come second).
+    package var userHideHold: Duration = .milliseconds(250)
+    /// While shown, how often the compositor is asked about full-screen windows.
+    package var fullscreenInterval: Duration = .seconds(1)
+    /// How long after a show the compositor's usable area is read for the frame
+    /// (until two readings agree; a loaded machine's compositor can be slow to
+    /// apply the exclusive zone).
+    package var measureWindow: Duration = .seconds(5)
+    /// How often the usable area is read while measuring (two readings must agree).
+    package var measureInterval: Duration = .milliseconds(50)
+    /// How often the usable area is read to see an OSK that cannot say whether it is shown (wvkbd).
+    package var watchInterval: Duration = .milliseconds(100)
+
+    package init() {}
+}

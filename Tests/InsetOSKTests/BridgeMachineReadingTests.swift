@@ -1,0 +1,95 @@
+import InsetCore
+import Testing
+
+@testable import InsetOSK
+
+/// The decisions about sway's usable area, in the machine: when it is read
+/// (every 50 ms while a show settles, every 100 ms for wvkbd, which cannot say
+/// whether it is shown, once for the baseline when a bus OSK is seen hidden),
+/// what a reading means (wvkbd shown or hidden), and the frame it settles on.
+/// Expected values derived by hand from `BridgeTiming`'s defaults (confirm
+/// delays 80, 200 ms; settle 500 ms; measure window 5 s; full-screen check
+/// every 1000 ms) on insetd's 390x844 screen and a 390x844 output.
+@Suite struct BridgeMachineReadingTests {
+    /// At `ms`, `event` gives exactly `actions`, `wake` and `readArea`.
+    struct Line: Sendable {
+        var ms: Int64
+        var event: BridgeEvent
+        var actions: [BridgeAction]
+        var wake: Int64?
+        var readArea: Int64?
+    }
+
+    static let screen = Size(width: 390, height: 844)
+
+    static func area(gap: Double) -> BridgeEvent {
+        .usableArea(SwayUsableArea(output: Size(width: 390, height: 844), bottomGap: gap))
+    }
+
+    static func run(_ lines: [Line]) {
+        var machine = BridgeMachine()
+        for line in lines {
+            let step = machine.handle(line.event, now: .milliseconds(line.ms))
+            #expect(step.actions == line.actions, "at \(line.ms) ms, \(line.event)")
+            #expect(step.wake == line.wake.map { .milliseconds($0) }, "wake at \(line.ms) ms, \(line.event)")
+            #expect(step.readArea == line.readArea.map { .milliseconds($0) }, "read at \(line.ms) ms, \(line.event)")
+        }
+    }
+
+    /// wvkbd: shown and hidden as sway's usable area says. Its zone grows in
+    /// two steps (100, then 300), so the frame is the second 300 (y 844 - 300);
+    /// a hide 200 ms after the show is a drop (settled only at 1000 + 500).
+    @Test func wvkbdIsSeenAndMeasuredInTheUsableArea() {
+        let frame = Rect(x: 0, y: 544, width: 390, height: 300)
+        Self.run([
+            Line(ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), actions: []),
+            Line(
+                ms: 0,
+                event: .oskAttached(name: "wvkbd", observable: true, configured: nil, measurable: true, reportsVisibility: false),
+                actions: [.reportFrame(nil), .setHardwareKeyboard(false), .setOSKVisible(false)], readArea: 0),
+            Line(ms: 0, event: Self.area(gap: 0), actions: [], readArea: 100),
+            Line(ms: 1000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 1080, readArea: 50),
+            Line(
+                ms: 1010, event: Self.area(gap: 100),
+                actions: [.trace("wvkbd shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2010, readArea: 1060),
+            Line(ms: 1060, event: Self.area(gap: 300), actions: [], wake: 2010, readArea: 1110),
+            Line(
+                ms: 1110, event: Self.area(gap: 300),
+                actions: [.log("wvkbd's real frame: \(frame) (from sway's usable area)"), .reportFrame(frame)],
+                wake: 2010, readArea: 1210),
+            Line(
+                ms: 1210, event: Self.area(gap: 0),
+                actions: [
+                    .trace("wvkbd hid again right after showing: asserting the show again"),
+                    .trace("wvkbd not shown yet: asking again (attempt 2)"), .setOSKVisible(true),
+                ],
+                wake: 1410, readArea: 1260),
+            // Unreadable (sway restarting): nothing decided, the next read 50 ms on.
+            Line(ms: 1260, event: .usableArea(nil), actions: [], wake: 1410, readArea: 1310),
+        ])
+    }
+
+    /// squeekboard says whether it is shown; sway's area is read once for the
+    /// baseline when it is seen hidden, then every 50 ms while a show settles,
+    /// until two readings agree (228: y 844 - 228 = 616).
+    @Test func aBusOSKIsMeasuredOnlyWhileAShowSettles() {
+        let frame = Rect(x: 0, y: 616, width: 390, height: 228)
+        Self.run([
+            Line(ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), actions: []),
+            Line(
+                ms: 0, event: .oskAttached(name: "squeekboard", observable: true, configured: nil, measurable: true),
+                actions: [.reportFrame(nil), .setHardwareKeyboard(false), .setOSKVisible(false)]),
+            Line(ms: 0, event: .oskObserved(visible: false), actions: [], readArea: 0),
+            Line(ms: 10, event: Self.area(gap: 0), actions: []),
+            Line(ms: 1000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 1080, readArea: 60),
+            Line(
+                ms: 1030, event: .oskObserved(visible: true),
+                actions: [.trace("squeekboard shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2030, readArea: 60),
+            Line(ms: 1040, event: Self.area(gap: 228), actions: [], wake: 2030, readArea: 1090),
+            Line(
+                ms: 1090, event: Self.area(gap: 228),
+                actions: [.log("squeekboard's real frame: \(frame) (from sway's usable area)"), .reportFrame(frame)],
+                wake: 2030),
+        ])
+    }
+}
