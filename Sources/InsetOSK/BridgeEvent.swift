@@ -87,6 +87,8 @@ package struct BridgeTiming: Hashable, Sendable {
     package var measureInterval: Duration = .milliseconds(50)
     /// How often the usable area is read to see an OSK that cannot say whether it is shown (wvkbd).
     package var watchInterval: Duration = .milliseconds(100)
+    /// How often it is read while a show or hide asked of such an OSK is not seen yet: a frame.
+    package var confirmInterval: Duration = .milliseconds(16)
 
     package init() {}
 }

@@ -324,13 +324,20 @@ package struct BridgeMachine: Sendable {
         return now < measureUntil
     }
 
-    /// When the usable area is to be read next: every `measureInterval` while a
-    /// show settles, every `watchInterval` for an OSK that cannot say whether it
-    /// is shown, at once when it was seen hidden (the baseline).
+    /// When the usable area is to be read next: every `confirmInterval` while
+    /// a show or hide asked of an OSK that cannot say whether it is shown is
+    /// not seen yet (insetd moves the views at the confirmation, so each
+    /// reading late is a frame with the field under the keyboard), every
+    /// `measureInterval` while a show settles, every `watchInterval` for such
+    /// an OSK otherwise, at once when it was seen hidden (the baseline).
     private func readArea(now: Instant) -> Instant? {
         guard attached, measurable else { return nil }
         if baselineWanted { return now }
-        let interval = measuring(now: now) ? timing.measureInterval : reportsVisibility ? nil : timing.watchInterval
+        let confirming = !reportsVisibility && applied != nil && applied != observed
+        let interval =
+            confirming
+            ? timing.confirmInterval
+            : measuring(now: now) ? timing.measureInterval : reportsVisibility ? nil : timing.watchInterval
         guard let interval else { return nil }
         return lastAreaRead.map { $0 + interval } ?? now
     }

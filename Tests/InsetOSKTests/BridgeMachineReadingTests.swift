@@ -5,7 +5,7 @@ import Testing
 
 /// The decisions about sway's usable area, in the machine: when it is read
 /// (every 50 ms while a show settles, every 100 ms for wvkbd, which cannot say
-/// whether it is shown, once for the baseline when a bus OSK is seen hidden),
+/// whether it is shown, and every 16 ms while a show asked of it is not seen, once for the baseline when a bus OSK is seen hidden),
 /// what a reading means (wvkbd shown or hidden), and the frame it settles on.
 /// Expected values derived by hand from `BridgeTiming`'s defaults (confirm
 /// delays 80, 200 ms; settle 500 ms; measure window 5 s; full-screen check
@@ -48,7 +48,7 @@ import Testing
                 event: .oskAttached(name: "wvkbd", observable: true, configured: nil, measurable: true, reportsVisibility: false),
                 actions: [.reportFrame(nil), .setHardwareKeyboard(false), .setOSKVisible(false)], readArea: 0),
             Line(ms: 0, event: Self.area(gap: 0), actions: [], readArea: 100),
-            Line(ms: 1000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 1080, readArea: 50),
+            Line(ms: 1000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 1080, readArea: 16),
             Line(
                 ms: 1010, event: Self.area(gap: 100),
                 actions: [.trace("wvkbd shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2010, readArea: 1060),
@@ -63,9 +63,10 @@ import Testing
                     .trace("wvkbd hid again right after showing: asserting the show again"),
                     .trace("wvkbd not shown yet: asking again (attempt 2)"), .setOSKVisible(true),
                 ],
-                wake: 1410, readArea: 1260),
-            // Unreadable (sway restarting): nothing decided, the next read 50 ms on.
-            Line(ms: 1260, event: .usableArea(nil), actions: [], wake: 1410, readArea: 1310),
+                wake: 1410, readArea: 1226),
+            // Unreadable (sway restarting): nothing decided, the next read a
+            // frame on (the show asked again is not seen yet).
+            Line(ms: 1260, event: .usableArea(nil), actions: [], wake: 1410, readArea: 1276),
         ])
     }
 
