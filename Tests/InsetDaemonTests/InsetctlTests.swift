@@ -27,7 +27,7 @@ import Testing
     }
 
     /// `status --json`'s line read as a client reads it; nil when it is no status.
-    func status(_ output: String) throws -> (clients: Int, views: Int)? {
+    func decodedStatus(_ output: String) throws -> (clients: Int, views: Int)? {
         let line = Array(output.utf8.prefix { $0 != UInt8(ascii: "\n") })
         guard case .status(_, _, let clients, let views) = try DaemonMessageDecoder.decode(line, client: ClientID("")) else { return nil }
         return (clients, views)
@@ -52,7 +52,7 @@ import Testing
         #expect(try await daemon.ctl("show").output == "ok\n")
         #expect(try await daemon.ctl("status").output.contains("keyboard:          shown at 0,591 1280x209"))
         let json = try await daemon.ctl("status", "--json")
-        #expect(try status(json.output) != nil)
+        #expect(try decodedStatus(json.output) != nil)
         await daemon.stop()
     }
 
@@ -64,7 +64,7 @@ import Testing
         // then a moment for its subscribe, which follows hello at once.
         for _ in 0..<500 {
             let status = try await daemon.ctl("status", "--json")
-            if try self.status(status.output)?.clients == 2 { break }
+            if try decodedStatus(status.output)?.clients == 2 { break }
             try await Task.sleep(for: .milliseconds(20))
         }
         try await Task.sleep(for: .milliseconds(100))
