@@ -15,10 +15,10 @@ import Testing
 /// line past the limit, reading without waiting, the hello's bytes, replies
 /// matched by request id, and a connect to a real listening socket.
 @Suite struct InsetdConnectionTests {
-    func pair() throws -> (InsetdConnection, Int32) {
+    func pair(limit: Int = LineFramer.defaultLimit) throws -> (InsetdConnection, Int32) {
         var ends: [Int32] = [-1, -1]
         try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
-        return (InsetdConnection(descriptor: ends[0], limit: 64), ends[1])
+        return (InsetdConnection(descriptor: ends[0], limit: limit), ends[1])
     }
 
     func write(_ fd: Int32, _ text: String) {
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func aLinePastTheLimitIsRefused() throws {
-        let (connection, theirs) = try pair()
+        let (connection, theirs) = try pair(limit: 64)
         defer { close(theirs) }
         // 64 bytes pass; the 65th byte of one line ends the stream.
         write(theirs, String(repeating: "x", count: 64) + "\n")
