@@ -53,8 +53,8 @@ let package = Package(
             name: "InsetInput",
             dependencies: ["InsetCore", "CLibudev", "CLibevdev", .product(name: "Logging", package: "swift-log")]
         ),
-        // Wire messages and framing, shared by the server and every client.
-        .target(name: "InsetProtocol", dependencies: ["InsetCore"]),
+        // Wire messages and framing, shared by the server and every client; the clients' socket connection.
+        .target(name: "InsetProtocol", dependencies: ["InsetCore", "InsetSocket"]),
         // Trace records and their replay through the pure core (no I/O of its own).
         .target(name: "InsetTrace", dependencies: ["InsetCore", "InsetProtocol"]),
         // The socket server: sessions, fan-out, authorization.

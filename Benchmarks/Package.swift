@@ -42,6 +42,7 @@ let package = Package(
                 "CPerfSupport",
                 .product(name: "InputTestbed", package: insetdPackage),
                 .product(name: "InsetSocket", package: insetdPackage),
+                .product(name: "InsetProtocol", package: insetdPackage),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/insetd-perf"

@@ -1,7 +1,6 @@
 import Foundation
 import InsetCore
 import InsetProtocol
-import InsetSocket
 import NIOCore
 import NIOPosix
 
@@ -36,7 +35,6 @@ public actor InsetClient {
     private var window: Rect?
     private var outgoing: AsyncStream<Data>.Continuation?
     private var loop: Task<Void, Never>?
-    private var clientID = ClientID("")
 
     /// A client of the insetd at `socketPath`, or (nil) at the socket the
     /// rule in docs/PROTOCOL.md finds: `$INSETD_SOCKET`, a user's own insetd,
@@ -127,7 +125,7 @@ public actor InsetClient {
 
     private func connectOnce() async throws {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(unixDomainSocketPath: InsetdSocketPath.forClient(explicit: path, environment: ProcessInfo.processInfo.environment)) { channel in
+            .connect(unixDomainSocketPath: InsetdConnection.socketPath(explicit: path)) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
@@ -140,8 +138,9 @@ public actor InsetClient {
             eventSink.yield(.disconnected)
         }
         try await channel.executeThenClose { inbound, outbound in
-            try await outbound.write(ByteBuffer(bytes: ClientMessage.hello(versions: supportedProtocolVersions, client: name).line()))
-            var framer = LineFramer()
+            try await outbound.write(ByteBuffer(bytes: InsetdLines.hello(client: name).lineBytes()))
+            // Split and decoded as every Swift client of insetd reads it.
+            var lines = InsetdLines()
             var welcomed = false
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -149,12 +148,11 @@ public actor InsetClient {
                 }
                 defer { group.cancelAll() }
                 for try await buffer in inbound {
-                    for output in framer.feed(buffer.readableBytesView) {
-                        guard case .line(let bytes) = output else { continue }
-                        let message = try? DaemonMessageDecoder.decode(bytes, client: clientID)
-                        if !welcomed, case .welcome(_, let id, let state, _) = message {
+                    for line in try lines.split(buffer.readableBytesView) {
+                        let message = lines.decode(line)
+                        if !welcomed, case .welcome(_, _, let state, _) = message {
                             welcomed = true
-                            resync(id: ClientID(id), into: continuation)
+                            resync(into: continuation)
                             eventSink.yield(.connected(state))
                         } else if let message {
                             deliver(message)
@@ -167,8 +165,7 @@ public actor InsetClient {
 
     /// A new connection: from now on requests go out through `continuation`;
     /// first, everything the daemon must know again.
-    private func resync(id: ClientID, into continuation: AsyncStream<Data>.Continuation) {
-        clientID = id
+    private func resync(into continuation: AsyncStream<Data>.Continuation) {
         outgoing = continuation
         if let window { send(.window(frame: window)) }
         for view in viewOrder {

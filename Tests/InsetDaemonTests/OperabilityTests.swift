@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
 import InputTestbed
+import InsetCore
+import InsetProtocol
 import Testing
 
 @testable import InsetDaemon
@@ -51,13 +53,15 @@ import Testing
         let status = try await run([Self.insetctl, "status", "--json", "--socket", socket])
         #expect(status.status == 0)
         #expect(status.output.filter { $0 == "\n" }.count == 1 && status.output.hasSuffix("}\n"), "one line: \(status.output)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])
-        #expect(object["id"] == nil)
-        #expect(object["type"] as? String == "status")
-        let state = try #require(object["state"] as? [String: Any])
-        #expect(state["mode"] as? String == "auto")
-        #expect((state["screen"] as? [String: Any])?["width"] as? Int == 1280)
-        #expect(object["views"] as? Int == 0)
+        let line = Array(status.output.utf8.dropLast())
+        guard case .status(let id, let state, _, let views) = try DaemonMessageDecoder.decode(line, client: ClientID("")) else {
+            Issue.record("not a status line: \(status.output)")
+            return
+        }
+        #expect(id == nil)
+        #expect(state.mode == .auto)
+        #expect(state.screen.width == 1280)
+        #expect(views == 0)
         // No input hardware here without a testbed.
         #expect(try await run([Self.insetctl, "devices", "--json", "--socket", socket]).output == "[]\n")
         await daemon.terminate()

@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
 import InputTestbed
+import InsetCore
+import InsetProtocol
 import Testing
 
 /// `insetd-testbed`, the binary, as a tester runs it: from a shell without
@@ -187,34 +189,37 @@ struct TestbedCommandTests {
 
                 """)
         let text = try String(contentsOfFile: timeline, encoding: .utf8)
-        let entries = text.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        // Read as any client reads the events topic: typed, through the protocol's decoder.
+        let entries: [TimelineEntry] = text.split(separator: "\n").compactMap {
+            guard case .event(let entry)? = try? DaemonMessageDecoder.decode(Array($0.utf8), client: ClientID("")) else { return nil }
+            return entry
         }
         try #require(entries.count == 4)
-        func field(_ index: Int, _ path: String...) -> String? {
-            var value: Any? = entries[index]
-            for key in path { value = (value as? [String: Any])?[key] }
-            return value.map { "\($0)" }
-        }
         // 1. The state at subscription: the tablet switch alone.
-        #expect(field(0, "decision") == "subscribed" && field(0, "state", "devices") == "1")
-        #expect(field(0, "state", "keyboard") == "hidden" && field(0, "cause", "kind") == "subscribe")
+        #expect(entries[0].decision == .subscribed && entries[0].cause == .subscription)
+        #expect(entries[0].state.devices == 1 && entries[0].state.keyboard == .hidden)
         // 2. The plug: classified at once, not yet usable (the hold-off runs).
-        #expect(field(1, "decision") == "device" && field(1, "event") == "attached")
-        #expect(field(1, "device", "class") == "keyboard-external")
-        #expect(field(1, "cause", "kind") == "device" && field(1, "cause", "device") == "Dell KB216 Wired Keyboard")
-        #expect(field(1, "cause", "devnode") == "/dev/input/event10")
-        #expect(field(1, "state", "devices") == "2")
-        #expect((entries[1]["state"] as? [String: Any])?["hardwareKeyboard"] as? Bool == false)
+        guard case .device("attached", let device) = entries[1].decision else {
+            Issue.record("entry 2 is no attach: \(entries[1].decision)")
+            return
+        }
+        #expect(device.class == "keyboard-external")
+        guard case .device(_, let cause) = entries[1].cause else {
+            Issue.record("entry 2's cause is no device: \(entries[1].cause)")
+            return
+        }
+        #expect(cause.name == "Dell KB216 Wired Keyboard" && cause.devnode == "/dev/input/event10")
+        #expect(entries[1].state.devices == 2 && entries[1].state.hardwareKeyboard == false)
         // 3. 200 ms later the keyboard counts.
-        #expect(field(2, "decision") == "hardware-keyboard" && entries[2]["hardwareKeyboard"] as? Bool == true)
-        #expect(field(2, "cause", "kind") == "hold-off-expired" && field(2, "cause", "holdOffMs") == "200")
-        let attached = try #require(Int64(field(1, "at") ?? ""))
-        let settled = try #require(Int64(field(2, "at") ?? ""))
-        #expect(settled - attached >= 200_000_000)
+        #expect(entries[2].decision == .hardwareKeyboard(true))
+        #expect(entries[2].cause == .holdOffExpired(holdOff: .milliseconds(200)))
+        #expect(entries[2].at.nanoseconds - entries[1].at.nanoseconds >= 200_000_000)
         // 4. The hotkey shows the full keyboard (nothing is focused, so a toggle shows it).
-        #expect(field(3, "decision") == "keyboard" && field(3, "keyboard") == "shown" && field(3, "phase") == "willShow")
-        #expect(field(3, "cause", "kind") == "hotkey" && field(3, "cause", "action") == "toggle")
+        guard case .keyboard(.shown, phase: .willShow, frame: _) = entries[3].decision else {
+            Issue.record("entry 4 shows no keyboard: \(entries[3].decision)")
+            return
+        }
+        #expect(entries[3].cause == .hotkey(action: "toggle"))
         // Never keystrokes: the keys pressed appear nowhere.
         #expect(!text.contains("LEFTMETA") && !text.contains("\"K\"") && !text.contains("KEY_"))
     }

@@ -1,6 +1,7 @@
 import CPerfSupport
 import Glibc
 import InputTestbed
+import InsetProtocol
 import InsetSocket
 
 /// Why a measurement could not be taken (the daemon did not answer in time,
@@ -10,27 +11,28 @@ struct HarnessError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// One Unix-socket client of the harness: non-blocking, close-on-exec, reading
-/// whole lines. Lines are matched as bytes, never decoded, so the measuring
-/// side costs as little as possible.
+/// One client of the harness: a Unix-socket line stream on the shared
+/// `InsetdConnection` (lines under its limit), or a WebSocket session. Lines
+/// are matched as bytes, never decoded, so the measuring side costs as little
+/// as possible.
 final class SocketClient {
     let fd: Int32
+    /// The Unix-socket connection; nil for a WebSocket session, whose sends
+    /// are masked text frames and whose "lines" are frame payloads.
+    private let connection: InsetdConnection?
     private var pending: [UInt8] = []
     private var chunk = [UInt8](repeating: 0, count: 65536)
 
-    /// A WebSocket session instead of a socket line stream: sends are masked
-    /// text frames, reads are frames whose payloads are the "lines".
-    private var webSocket = false
-
     init(path: String) throws {
-        fd = try UnixSocket.connect(path)
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        let connection = try InsetdConnection(path: path)
+        self.connection = connection
+        fd = connection.descriptor
     }
 
     /// A WebSocket session with insetd on loopback `port` (see WebSocketClient.swift).
     init(webSocketPort port: Int) throws {
         fd = try WebSocketHandshake.connect(port: port)
-        webSocket = true
+        connection = nil
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
 
@@ -47,11 +49,12 @@ final class SocketClient {
         throw HarnessError("\(server) did not listen on \(path)")
     }
 
-    deinit { close(fd) }
+    deinit { if connection == nil { close(fd) } }
 
     /// Sends a line; a client's few bytes always fit the socket buffer.
     func send(_ line: String) throws {
-        let bytes = webSocket ? WebSocketHandshake.maskedTextFrame(line) : Array((line + "\n").utf8)
+        if let connection { return connection.send(bytes: Array((line + "\n").utf8)) }
+        let bytes = WebSocketHandshake.maskedTextFrame(line)
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         guard written == bytes.count else { throw HarnessError("short write to the daemon: errno \(errno)") }
     }
@@ -61,6 +64,13 @@ final class SocketClient {
 
     /// Reads everything that has arrived, without waiting. Throws at end of stream.
     func fill() throws {
+        if let connection {
+            do {
+                return queued += try connection.availableLines()
+            } catch {
+                throw HarnessError("the daemon closed a client's connection (\(error))")
+            }
+        }
         while true {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count > 0 {
@@ -72,13 +82,7 @@ final class SocketClient {
             if errno == EINTR { continue }
             break
         }
-        if webSocket { return queued += WebSocketHandshake.takeFrames(&pending) }
-        var start = 0
-        while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            queued.append(Array(pending[start..<newline]))
-            start = newline + 1
-        }
-        pending.removeFirst(start)
+        queued += WebSocketHandshake.takeFrames(&pending)
     }
 
     /// Drops queued lines up to and including the first containing `pattern`;
