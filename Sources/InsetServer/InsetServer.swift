@@ -148,7 +148,7 @@ package final class InsetServer: Service, Sendable {
             .channelInitializer { [self] channel in
                 Self.credentials(of: channel).flatMapThrowing { peer in
                     try self.accept(
-                        channel, peer: .local(peer), transport: .unixSocket, socket: ConnectedSocket(descriptor: fd))
+                        channel, peer: .local(peer), transport: UnixSocketTransport(), socket: ConnectedSocket(descriptor: fd))
                 }
             }
             .withConnectedSocket(fd).map { _ in }
@@ -178,11 +178,11 @@ package final class InsetServer: Service, Sendable {
     /// on `transport` (which adds the session's handler and frames its messages).
     /// `socket`: the connection's descriptor, when insetd accepted it itself.
     func accept(
-        _ channel: any Channel, peer: SessionPeer, transport: SessionTransport, socket: ConnectedSocket? = nil
+        _ channel: any Channel, peer: SessionPeer, transport: any SessionTransport, socket: ConnectedSocket?
     ) throws {
-        let key = transport.admissionKey(peer)
+        let key = transport.admissionKey(peer, limits: configuration.limits)
         if let refusal = admission.admit(key) {
-            refusals.refused(refusal.rawValue, metadata: ["peer": "\(peer)"])
+            refusals.refused(refusal.reason, metadata: ["peer": "\(peer)"])
             return try channel.pipeline.syncOperations.addHandler(
                 RefusingHandler(reason: "too-many-connections", transport: transport))
         }
