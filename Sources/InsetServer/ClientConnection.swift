@@ -56,7 +56,7 @@ package final class ClientConnection: Sendable {
     package let peer: SessionPeer
     /// The transport the client came by: it frames everything staged and
     /// queued here, and ends the connection its own way.
-    let transport: SessionTransport
+    let transport: any SessionTransport
     let channel: any Channel
     private let logger: Logger
     private let pendingFlushes: PendingFlushes
@@ -74,8 +74,8 @@ package final class ClientConnection: Sendable {
     }
 
     init(
-        id: ClientID, peer: SessionPeer, transport: SessionTransport, channel: any Channel,
-        socket: ConnectedSocket? = nil, capacity: Int, pendingFlushes: PendingFlushes, logger: Logger
+        id: ClientID, peer: SessionPeer, transport: any SessionTransport, channel: any Channel,
+        socket: ConnectedSocket?, capacity: Int, pendingFlushes: PendingFlushes, logger: Logger
     ) {
         self.id = id
         self.peer = peer
@@ -170,7 +170,7 @@ package final class ClientConnection: Sendable {
     }
 
     /// Sends a last message, then closes the connection the transport's way
-    /// (`SessionTransport.finish`: never waiting long on a peer that does not
+    /// (its `SessionTransport`'s `finish`: never waiting long on a peer that does not
     /// read). `code` is a WebSocket's close code.
     package func close(after message: DaemonMessage? = nil, code: UInt16 = 1000) {
         let bytes = message.map { framing.wire($0.lineBytes()) }

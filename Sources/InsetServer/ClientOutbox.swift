@@ -114,7 +114,7 @@ final class ClientRegistry: Sendable {
             // process serving many WebSocket sessions is woken once for a burst
             // instead of once per send (measured: 25 wakeups a change instead
             // of 75 to 120, for the perf harness's thousand pages).
-            let grouped = joined.filter { $0.framing == .lines } + joined.filter { $0.framing != .lines }
+            let grouped = joined.filter(\.framing.sendsLinesAsTheyAre) + joined.filter { !$0.framing.sendsLinesAsTheyAre }
             members.joined = grouped
             return grouped
         }

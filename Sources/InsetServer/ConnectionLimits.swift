@@ -31,17 +31,41 @@ package struct ConnectionLimits: Sendable, Hashable {
 /// Counts connections per user and admits or refuses new ones, for every
 /// transport alike (a session holds its admission until it ends).
 final class ConnectionAdmission: Sendable {
-    /// Whom a connection is counted under: a socket peer's uid, or the pages
-    /// of the WebSocket together.
-    enum Key: Hashable, Sendable {
-        case user(UInt32)
-        case webPages
+    /// Whom a connection is counted under (its transport says: a socket
+    /// peer's uid, or the pages of the WebSocket together), and the cap the
+    /// transport sets on that key below the per-user cap, if any.
+    struct Key: Hashable, Sendable {
+        enum Holder: Hashable, Sendable {
+            case user(UInt32)
+            /// Every peer of a transport that knows no users, as one.
+            case transport(String)
+        }
+
+        /// A transport's own cap, and what a connection it refuses is told.
+        struct Cap: Hashable, Sendable {
+            var limit: Int
+            var refusal: Refusal
+        }
+
+        var holder: Holder
+        var cap: Cap?
+
+        init(_ holder: Holder, cap: Cap? = nil) {
+            self.holder = holder
+            self.cap = cap
+        }
     }
 
-    enum Refusal: String, Sendable {
-        case total = "too many connections"
-        case perUser = "too many connections from this user"
-        case webSocket = "too many WebSocket connections"
+    /// Why a connection was not admitted (the log's words).
+    struct Refusal: Hashable, Sendable {
+        let reason: String
+
+        init(_ reason: String) {
+            self.reason = reason
+        }
+
+        static let total = Refusal("too many connections")
+        static let perUser = Refusal("too many connections from this user")
     }
 
     private let limits: ConnectionLimits
@@ -56,10 +80,10 @@ final class ConnectionAdmission: Sendable {
         counts.withLockedValue { counts in
             guard counts.total < limits.maximumConnections else { return .total }
             let held = counts.perKey[key, default: 0]
-            // Pages count as one user too: the per-user cap holds for them,
-            // and the WebSocket's own below it when it is lower.
+            // A transport's one key counts as one user too: the per-user cap
+            // holds for it, and the transport's own below it when it is lower.
             guard held < limits.maximumConnectionsPerUser else { return .perUser }
-            if key == .webPages, held >= limits.maximumWebSocketConnections { return .webSocket }
+            if let cap = key.cap, held >= cap.limit { return cap.refusal }
             counts.total += 1
             counts.perKey[key] = held + 1
             return nil

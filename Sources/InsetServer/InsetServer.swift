@@ -8,13 +8,16 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 
-/// The Unix socket server: accepts any number of clients, speaks the line
-/// protocol, and fans messages out without ever waiting on a slow client.
+/// The hub of insetd's sessions: holds every client's session, the registry
+/// and the outbox, whichever transport the client came by, and fans messages
+/// out without ever waiting on a slow client. Each listener makes sessions of
+/// it through `accept`: the Unix socket's (`UnixSocketListener`, which the
+/// server runs) and the WebSocket's (`InsetWebSocketServer`).
 ///
-/// Runs as a `Service`: `run()` serves until graceful shutdown, then says `bye`
-/// to every client and closes.
+/// Runs as a `Service`: `run()` listens on the Unix socket until graceful
+/// shutdown, then says `bye` to every client and closes.
 package final class InsetServer: Service, Sendable {
-    /// Where to listen.
+    /// Where the Unix socket listens.
     package enum Listener: Sendable, Hashable {
         /// Bind this path, mode 0660. A socket file nobody answers on is
         /// replaced; one that a running daemon serves is left alone and `run()`
@@ -106,52 +109,17 @@ package final class InsetServer: Service, Sendable {
 
     package func run() async throws {
         defer { markListening() }
-        let listener: Int32
-        switch configuration.listener {
-        case .path(let path):
-            try StaleSocket.removeIfStale(path)
-            do {
-                listener = try UnixSocket.bind(path)
-            } catch {
-                throw ServerError("listen on \(path)", errno: error.errno)
-            }
-            guard chmod(path, 0o660) == 0 else {
-                let failure = errno
-                close(listener)
-                throw ServerError("chmod 0660 \(path)", errno: failure)
-            }
-            logger.info("listening", metadata: ["socket": "\(path)"])
-        case .inherited(let fd):
-            listener = fd
-            logger.info("listening on the socket systemd passed", metadata: ["fd": "\(fd)"])
-        }
-        defer { close(listener) }
-        // insetd accepts its connections itself (`ConnectionAcceptor` says why)
-        // and hands each to NIO, which serves it from then on.
-        let acceptor = try ConnectionAcceptor(listener: listener, refusals: refusals) { [self] fd in serve(fd) }
-        try acceptor.start()
+        let unixSocket = try UnixSocketListener(configuration.listener, server: self, logger: logger)
+        defer { unixSocket.close() }
         DescriptorLimit.raiseAndCheck(for: configuration.limits, logger: logger)
         markListening()
         try? await gracefulShutdown()
-        acceptor.stop()
+        unixSocket.stop()
         for client in connections { client.close(after: .bye(reason: "shutdown")) }
         // Give the goodbyes a moment to leave before the event loop stops.
         for client in connections { try? await client.channel.closeFuture.get() }
         continuation.finish()
         if configuration.eventLoopGroup == nil { try await group.shutdownGracefully() }
-    }
-
-    /// Makes a channel of the connection insetd accepted on `fd` (NIO owns the
-    /// descriptor from here, and closes it when the channel cannot be made).
-    private func serve(_ fd: Int32) -> EventLoopFuture<Void> {
-        Self.connectionBootstrap(group: group)
-            .channelInitializer { [self] channel in
-                Self.credentials(of: channel).flatMapThrowing { peer in
-                    try self.accept(
-                        channel, peer: .local(peer), transport: .unixSocket, socket: ConnectedSocket(descriptor: fd))
-                }
-            }
-            .withConnectedSocket(fd).map { _ in }
     }
 
     /// What every accepted connection's channel is given, on either
@@ -178,11 +146,11 @@ package final class InsetServer: Service, Sendable {
     /// on `transport` (which adds the session's handler and frames its messages).
     /// `socket`: the connection's descriptor, when insetd accepted it itself.
     func accept(
-        _ channel: any Channel, peer: SessionPeer, transport: SessionTransport, socket: ConnectedSocket? = nil
+        _ channel: any Channel, peer: SessionPeer, transport: any SessionTransport, socket: ConnectedSocket?
     ) throws {
-        let key = transport.admissionKey(peer)
+        let key = transport.admissionKey(peer, limits: configuration.limits)
         if let refusal = admission.admit(key) {
-            refusals.refused(refusal.rawValue, metadata: ["peer": "\(peer)"])
+            refusals.refused(refusal.reason, metadata: ["peer": "\(peer)"])
             return try channel.pipeline.syncOperations.addHandler(
                 RefusingHandler(reason: "too-many-connections", transport: transport))
         }
@@ -211,12 +179,6 @@ package final class InsetServer: Service, Sendable {
             transport.sessionHandler(
                 session: session, messageLimit: configuration.lineLimit,
                 handshakeTimeout: configuration.limits.handshakeTimeout, logger: logger))
-    }
-
-    /// The peer's credentials and groups as of its `connect()`, nil when the
-    /// kernel's record could not be read.
-    private static func credentials(of channel: any Channel) -> EventLoopFuture<PeerCredentials?> {
-        PeerCredentials.read(from: channel)
     }
 }
 

@@ -139,7 +139,7 @@ package final class InsetWebSocketServer: Service, Sendable {
                 // holds none of the connection's bytes, so the session may send
                 // on the descriptor.
                 try server.accept(
-                    channel, peer: .webPage(address: address), transport: .webSocket(control: control), socket: socket)
+                    channel, peer: .webPage(address: address), transport: WebSocketTransport(control: control), socket: socket)
             })
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
             withServerUpgrade: (

@@ -1,58 +1,63 @@
 import NIOCore
-import NIOWebSocket
 
-/// How a session's messages travel: the Unix socket's byte stream carries one
-/// message per line; a WebSocket carries one message per text frame.
+/// How a session's messages travel, as its transport frames them
+/// (`SessionFraming.lines` on the Unix socket, `.messages` on a WebSocket).
 ///
 /// The one place where a daemon message (an encoded line, ending in a newline)
 /// becomes what a session's channel sends, so a connection stages and queues
 /// bytes that are ready to go: a broadcast is framed once per framing and
 /// shared by every session of that framing, and nothing below the session
-/// copies or re-frames per client.
-enum SessionFraming: Sendable {
-    case lines
-    case messages
+/// copies or re-frames per client. A value, not a type per transport: a
+/// connection keeps its framing beside its hot state, and a broadcast
+/// compares framings per client.
+struct SessionFraming: Sendable, Hashable, CustomStringConvertible {
+    /// Names the framing; two framings are the same when their names are.
+    let name: String
+    /// The most bytes the framing adds to a line.
+    let overhead: Int
+    /// Whether a line goes out as it is: then a line's own buffer is sent,
+    /// shared and never copied.
+    let sendsLinesAsTheyAre: Bool
+    /// Appends one encoded line as this framing sends it.
+    private let appendLine: @Sendable (_ line: UnsafeRawBufferPointer, _ buffer: inout ByteBuffer) -> Void
+
+    init(
+        name: String, overhead: Int, sendsLinesAsTheyAre: Bool,
+        appendLine: @escaping @Sendable (_ line: UnsafeRawBufferPointer, _ buffer: inout ByteBuffer) -> Void
+    ) {
+        self.name = name
+        self.overhead = overhead
+        self.sendsLinesAsTheyAre = sendsLinesAsTheyAre
+        self.appendLine = appendLine
+    }
+
+    static func == (a: SessionFraming, b: SessionFraming) -> Bool { a.name == b.name }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+    var description: String { name }
 
     /// `line` as this framing sends it.
     func wire(_ line: ByteBuffer) -> ByteBuffer {
-        switch self {
-        case .lines: line
-        case .messages: Self.textFrame(withoutNewline: line.readableBytesView)
-        }
+        if sendsLinesAsTheyAre { return line }
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(line.readableBytes + overhead)
+        line.withUnsafeReadableBytes { appendLine($0, &buffer) }
+        return buffer
     }
 
     /// An encoded line (`DaemonMessage.lineBytes()`) as this framing sends it,
     /// written once into one buffer.
     func wire(_ line: [UInt8]) -> ByteBuffer {
         var buffer = ByteBuffer()
-        buffer.reserveCapacity(line.count + WebSocketFrameWriter.maximumHeaderLength)
+        buffer.reserveCapacity(line.count + overhead)
         append(line, to: &buffer)
         return buffer
     }
 
-    /// Appends an encoded line as this framing sends it (the line as it is,
-    /// or one text frame).
+    /// Appends an encoded line as this framing sends it.
     func append(_ line: [UInt8], to buffer: inout ByteBuffer) {
-        switch self {
-        case .lines: buffer.writeBytes(line)
-        case .messages: Self.appendTextFrame(withoutNewline: line, to: &buffer)
-        }
-    }
-
-    /// One text frame whose payload is `line` without its final newline.
-    private static func textFrame(withoutNewline line: ByteBufferView) -> ByteBuffer {
-        var frame = ByteBuffer()
-        frame.reserveCapacity(line.count + WebSocketFrameWriter.maximumHeaderLength)
-        appendTextFrame(withoutNewline: line, to: &frame)
-        return frame
-    }
-
-    private static func appendTextFrame<Line: BidirectionalCollection<UInt8>>(
-        withoutNewline line: Line, to frame: inout ByteBuffer
-    ) {
-        let payload = line.last == UInt8(ascii: "\n") ? line.dropLast() : line[...]
-        WebSocketFrameWriter.appendHeader(&frame, opcode: .text, length: payload.count)
-        frame.writeBytes(payload)
+        line.withUnsafeBytes { appendLine($0, &buffer) }
     }
 }
 
@@ -61,52 +66,18 @@ enum SessionFraming: Sendable {
 /// of the framing.
 struct SharedLine {
     private let line: ByteBuffer
-    private var frame: ByteBuffer?
+    /// The line as the one framing that frames lines made it.
+    private var frame: (framing: SessionFraming, bytes: ByteBuffer)?
 
     init(_ line: [UInt8]) {
         self.line = ByteBuffer(bytes: line)
     }
 
     mutating func wire(for framing: SessionFraming) -> ByteBuffer {
-        switch framing {
-        case .lines:
-            return line
-        case .messages:
-            if let frame { return frame }
-            let framed = framing.wire(line)
-            frame = framed
-            return framed
-        }
-    }
-}
-
-/// Writes server frames (RFC 6455 5.2): unmasked, unfragmented. Text frames
-/// for daemon messages, and the session handler's control frames (pong, close).
-enum WebSocketFrameWriter {
-    /// A header is at most 10 bytes: 2, plus 8 for a 64-bit length.
-    static let maximumHeaderLength = 10
-
-    static func append(_ out: inout ByteBuffer, opcode: WebSocketOpcode, payload: ByteBuffer) {
-        appendHeader(&out, opcode: opcode, length: payload.readableBytes)
-        out.writeImmutableBuffer(payload)
-    }
-
-    /// A close frame with `code` (RFC 6455 5.5.1, 7.4) and no reason text.
-    static func appendClose(_ out: inout ByteBuffer, code: UInt16) {
-        appendHeader(&out, opcode: .connectionClose, length: 2)
-        out.writeInteger(code)
-    }
-
-    static func appendHeader(_ out: inout ByteBuffer, opcode: WebSocketOpcode, length: Int) {
-        out.writeInteger(UInt8(0x80) | UInt8(webSocketOpcode: opcode))
-        if length < 126 {
-            out.writeInteger(UInt8(length))
-        } else if length <= Int(UInt16.max) {
-            out.writeInteger(UInt8(126))
-            out.writeInteger(UInt16(length))
-        } else {
-            out.writeInteger(UInt8(127))
-            out.writeInteger(UInt64(length))
-        }
+        if framing.sendsLinesAsTheyAre { return line }
+        if let frame, frame.framing == framing { return frame.bytes }
+        let framed = framing.wire(line)
+        frame = (framing, framed)
+        return framed
     }
 }

@@ -21,100 +21,37 @@ package enum SessionPeer: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A way into the server's sessions: the Unix socket or the WebSocket.
+/// A way into the server's sessions: `UnixSocketTransport` or `WebSocketTransport`.
 ///
-/// Why one type: everything that differs between the two lives here and
-/// nowhere else, so a session, a connection and the server never ask which
-/// transport they serve. It says how a message is framed, which handler reads
-/// the peer's messages, who may send control commands and what a refused one
-/// is told, under which key the connection caps count a peer, and how a
-/// connection ends: with a last message, and for a WebSocket a close frame
-/// with its code, without letting a peer that does not read hold it open.
-enum SessionTransport: Sendable, Hashable {
-    case unixSocket
-    /// `control`: whether pages may send control commands (`websocket.control`).
-    case webSocket(control: Bool)
-
-    var framing: SessionFraming {
-        switch self {
-        case .unixSocket: .lines
-        case .webSocket: .messages
-        }
-    }
+/// Why a protocol: everything that differs between transports lives in the
+/// type of each, so a session, a connection, the registry and the server never
+/// ask which transport they serve. A transport says how a message is framed,
+/// which handler reads the peer's messages, who may send control commands and
+/// what a refused one is told, under which key (and cap) the connection caps
+/// count a peer, and how a connection ends.
+protocol SessionTransport: Sendable {
+    /// How every message to a peer of this transport is framed.
+    var framing: SessionFraming { get }
 
     /// What one client message is called in errors: a line or a message.
-    var messageNoun: String {
-        switch self {
-        case .unixSocket: "line"
-        case .webSocket: "message"
-        }
-    }
+    var messageNoun: String { get }
 
-    /// Whether `peer` may send control commands. A socket peer by its
-    /// credentials; a page only when the operator trusts every page that may
-    /// connect (`websocket.control`).
-    func allowsControl(_ peer: SessionPeer, authorization: Authorization) -> Bool {
-        switch (self, peer) {
-        case (.unixSocket, .local(let credentials?)): authorization.allowsControl(credentials)
-        case (.webSocket(let control), .webPage): control
-        default: false
-        }
-    }
+    /// Whether `peer` may send control commands.
+    func allowsControl(_ peer: SessionPeer, authorization: Authorization) -> Bool
 
     /// What a peer that may not send control commands is told.
-    func notAuthorized(_ peer: SessionPeer) -> String {
-        switch self {
-        case .unixSocket: "control commands need root or a configured user or group (\(peer))"
-        case .webSocket: "control commands are refused over the WebSocket unless websocket.control is true"
-        }
-    }
+    func notAuthorized(_ peer: SessionPeer) -> String
 
-    /// The key the connection caps count `peer` under: a socket peer's uid, or
-    /// one key for every page (the WebSocket's own cap is the one that matters).
-    func admissionKey(_ peer: SessionPeer) -> ConnectionAdmission.Key {
-        switch peer {
-        case .local(let credentials): .user(credentials?.uid ?? .max)
-        case .webPage: .webPages
-        }
-    }
+    /// The key the connection caps count `peer` under, with the transport's
+    /// own cap on it, if any.
+    func admissionKey(_ peer: SessionPeer, limits: ConnectionLimits) -> ConnectionAdmission.Key
 
-    /// The handler that reads the session's messages: lines from the socket's
-    /// byte stream, or text frames after NIO's frame decoder.
+    /// The handler that reads the session's messages.
     func sessionHandler(session: ClientSession, messageLimit: Int, handshakeTimeout: Duration, logger: Logger)
         -> any ChannelHandler
-    {
-        switch self {
-        case .unixSocket:
-            SessionHandler(session: session, lineLimit: messageLimit, handshakeTimeout: handshakeTimeout)
-        case .webSocket:
-            WebSocketSessionHandler(
-                session: session, messageLimit: messageLimit, handshakeTimeout: handshakeTimeout, logger: logger)
-        }
-    }
 
-    /// Sends `last` (framed already), then ends the connection.
-    ///
-    /// The socket closes once `last` is written, or after 250 ms when the peer
-    /// does not read. A WebSocket also sends a close frame with `code`, then
-    /// closes only its own direction: closing a socket with unread input makes
-    /// the kernel send a reset, and a browser that gets one drops the frames it
-    /// has not read yet, `last` among them. What the peer still sends is read
-    /// and discarded until it closes too, or 500 ms have passed.
-    func finish(_ channel: any Channel, last: ByteBuffer?, code: UInt16 = 1000) {
-        switch self {
-        case .unixSocket:
-            guard let last else { return channel.close(promise: nil) }
-            let forced = channel.eventLoop.scheduleTask(in: .milliseconds(250)) { channel.close(promise: nil) }
-            channel.writeAndFlush(last).whenComplete { _ in
-                forced.cancel()
-                channel.close(promise: nil)
-            }
-        case .webSocket:
-            var bytes = last ?? channel.allocator.buffer(capacity: 4)
-            WebSocketFrameWriter.appendClose(&bytes, code: code)
-            channel.writeAndFlush(bytes, promise: nil)
-            channel.close(mode: .output, promise: nil)
-            channel.eventLoop.scheduleTask(in: .milliseconds(500)) { channel.close(promise: nil) }
-        }
-    }
+    /// Sends `last` (framed already), then ends the connection, never waiting
+    /// long on a peer that does not read. `code`: the close code, where the
+    /// transport has them.
+    func finish(_ channel: any Channel, last: ByteBuffer?, code: UInt16)
 }

@@ -81,9 +81,9 @@ enum DescriptorLimit {
 final class RefusingHandler: ChannelInboundHandler, Sendable {
     typealias InboundIn = ByteBuffer
     let reason: String
-    let transport: SessionTransport
+    let transport: any SessionTransport
 
-    init(reason: String, transport: SessionTransport) {
+    init(reason: String, transport: any SessionTransport) {
         self.reason = reason
         self.transport = transport
     }

@@ -176,7 +176,7 @@ final class WebSocketSessionHandler: SessionChannelHandler, ChannelOutboundHandl
         errorCaught(context: context, error: NIOWebSocketError.fragmentedControlFrame)
     }
 
-    /// The connection's graceful end (`SessionTransport.finish`) wrote our
+    /// The connection's graceful end (`WebSocketTransport.finish`) wrote our
     /// close frame and now closes our direction: nothing more is written. Any
     /// other close (the channel's own) still says so in a close frame first.
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {

@@ -11,7 +11,7 @@ import Testing
 @Suite struct ClientRegistryTests {
     static func connection(_ id: String, on channel: EmbeddedChannel) -> ClientConnection {
         ClientConnection(
-            id: ClientID(id), peer: .local(nil), transport: .unixSocket, channel: channel, capacity: 8,
+            id: ClientID(id), peer: .local(nil), transport: UnixSocketTransport(), channel: channel, socket: nil, capacity: 8,
             pendingFlushes: PendingFlushes(eventLoop: channel.eventLoop), logger: Logger(label: "test"))
     }
 
@@ -41,13 +41,14 @@ import Testing
     @Test func theJoinedAreGroupedByTransport() {
         let channel = EmbeddedChannel()
         let registry = ClientRegistry()
-        let transports: [(String, SessionTransport)] = [
-            ("c1", .webSocket(control: false)), ("c2", .unixSocket), ("c3", .webSocket(control: false)), ("c4", .unixSocket),
+        let transports: [(String, any SessionTransport)] = [
+            ("c1", WebSocketTransport(control: false)), ("c2", UnixSocketTransport()),
+            ("c3", WebSocketTransport(control: false)), ("c4", UnixSocketTransport()),
         ]
         for (id, transport) in transports {
             registry.add(
                 ClientConnection(
-                    id: ClientID(id), peer: .local(nil), transport: transport, channel: channel, capacity: 8,
+                    id: ClientID(id), peer: .local(nil), transport: transport, channel: channel, socket: nil, capacity: 8,
                     pendingFlushes: PendingFlushes(eventLoop: channel.eventLoop), logger: Logger(label: "test")))
             registry.markJoined(ClientID(id))
         }

@@ -14,7 +14,7 @@ import Testing
     static func line(_ text: String) -> [UInt8] { Array((text + "\n").utf8) }
 
     @Test func aSharedLineAndAnOwnLineLeaveAsOneWriteEachTaskOnTheSocket() throws {
-        let client = try Connection(.unixSocket, peer: .local(nil))
+        let client = try Connection(UnixSocketTransport(), peer: .local(nil))
         var first = SharedLine(Self.line("will"))
         let firstShared = first.wire(for: .lines)
         client.connection.send(framed: firstShared)
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func eachTaskOnAWebSocketIsFramedMessageByMessage() throws {
-        let client = try Connection(.webSocket(control: false), peer: .webPage(address: "127.0.0.1"))
+        let client = try Connection(WebSocketTransport(control: false), peer: .webPage(address: "127.0.0.1"))
         for reason in ["a", "b", "c"] {
             var shared = SharedLine(Self.line("{}"))
             client.connection.send(framed: shared.wire(for: .messages))

@@ -17,21 +17,21 @@ import Testing
     struct Harness {
         let channel = EmbeddedChannel()
         let events: AsyncStream<ServerEvent>
-        let transport: SessionTransport
+        let transport: any SessionTransport
         let connection: ClientConnection
 
-        init(_ transport: SessionTransport, peer: SessionPeer, messageLimit: Int = 64) throws {
+        init(_ transport: any SessionTransport, peer: SessionPeer, messageLimit: Int = 64) throws {
             self.transport = transport
             let (events, continuation) = AsyncStream.makeStream(of: ServerEvent.self)
             self.events = events
             let logger = Logger(label: "test")
             connection = ClientConnection(
-                id: ClientID("c1"), peer: peer, transport: transport, channel: channel, capacity: 8,
+                id: ClientID("c1"), peer: peer, transport: transport, channel: channel, socket: nil, capacity: 8,
                 pendingFlushes: PendingFlushes(eventLoop: channel.eventLoop), logger: logger)
             let session = ClientSession(
                 connection: connection, authorization: Authorization(uids: [0]), registry: ClientRegistry(),
                 events: continuation, refusals: RefusalLog(logger: logger), logger: logger)
-            if case .webSocket = transport {
+            if transport is WebSocketTransport {
                 try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: messageLimit)))
             }
             try channel.pipeline.syncOperations.addHandler(
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func aLineOnTheSocketIsAHello() async throws {
-        let harness = try Harness(.unixSocket, peer: .local(PeerCredentials(pid: 7, uid: 1000, gid: 1000)))
+        let harness = try Harness(UnixSocketTransport(), peer: .local(PeerCredentials(pid: 7, uid: 1000, gid: 1000)))
         try harness.channel.writeInbound(ByteBuffer(string: #"{"type":"hello","version":1}"# + "\n"))
         guard case .joined(let client, let version, _) = await harness.firstEvent() else {
             Issue.record("no joined event")
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func anOverlongLineOnTheSocketIsAnsweredAndCloses() throws {
-        let harness = try Harness(.unixSocket, peer: .local(nil), messageLimit: 16)
+        let harness = try Harness(UnixSocketTransport(), peer: .local(nil), messageLimit: 16)
         try harness.channel.writeInbound(ByteBuffer(string: String(repeating: "x", count: 40)))
         let text = String(decoding: try harness.written(), as: UTF8.self)
         #expect(text.contains(#""code":"line-too-long""#))
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func anOverlongMessageOnAWebSocketIsAnsweredWith1009() throws {
-        let harness = try Harness(.webSocket(control: false), peer: .webPage(address: "127.0.0.1"), messageLimit: 16)
+        let harness = try Harness(WebSocketTransport(control: false), peer: .webPage(address: "127.0.0.1"), messageLimit: 16)
         _ = try? harness.channel.writeInbound(Self.frame(0x1, Array(String(repeating: "x", count: 40).utf8)))
         let bytes = try harness.written()
         let text = String(decoding: bytes, as: UTF8.self)
@@ -92,7 +92,7 @@ import Testing
         ([0x7B, 0x7D], 0x2, 1003),
     ])
     func aWebSocketRefusesWhatIsNotUTF8Text(payload: [UInt8], opcode: UInt8, code: UInt16) throws {
-        let harness = try Harness(.webSocket(control: false), peer: .webPage(address: "127.0.0.1"))
+        let harness = try Harness(WebSocketTransport(control: false), peer: .webPage(address: "127.0.0.1"))
         try harness.channel.writeInbound(Self.frame(opcode, payload))
         #expect(try harness.written() == [0x88, 2, UInt8(code >> 8), UInt8(code & 0xFF)])
         // Our direction is closed; the rest waits on the peer or 500 ms.
@@ -103,14 +103,14 @@ import Testing
     /// Control commands: a socket peer by its credentials, a page only with
     /// websocket.control; the refusal is worded for the transport.
     @Test(arguments: [
-        (SessionTransport.unixSocket, SessionPeer.local(PeerCredentials(pid: 1, uid: 0, gid: 0)), true),
-        (.unixSocket, .local(PeerCredentials(pid: 1, uid: 1000, gid: 1000)), false),
-        (.unixSocket, .local(nil), false),
-        (.webSocket(control: false), .webPage(address: "127.0.0.1"), false),
-        (.webSocket(control: true), .webPage(address: "127.0.0.1"), true),
+        (UnixSocketTransport() as any SessionTransport, SessionPeer.local(PeerCredentials(pid: 1, uid: 0, gid: 0)), true),
+        (UnixSocketTransport(), .local(PeerCredentials(pid: 1, uid: 1000, gid: 1000)), false),
+        (UnixSocketTransport(), .local(nil), false),
+        (WebSocketTransport(control: false), .webPage(address: "127.0.0.1"), false),
+        (WebSocketTransport(control: true), .webPage(address: "127.0.0.1"), true),
     ])
-    func controlIsTheTransportsDecision(transport: SessionTransport, peer: SessionPeer, allowed: Bool) {
+    func controlIsTheTransportsDecision(transport: any SessionTransport, peer: SessionPeer, allowed: Bool) {
         #expect(transport.allowsControl(peer, authorization: Authorization(uids: [0])) == allowed)
-        #expect(transport.notAuthorized(peer).contains(transport == .unixSocket ? "root or a configured" : "websocket.control"))
+        #expect(transport.notAuthorized(peer).contains(transport is UnixSocketTransport ? "root or a configured" : "websocket.control"))
     }
 }
