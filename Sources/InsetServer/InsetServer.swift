@@ -6,7 +6,6 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
-import ServiceLifecycle
 
 /// The Unix socket server: accepts any number of clients, speaks the line
 /// protocol, and fans messages out without ever waiting on a slow client.
