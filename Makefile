@@ -44,6 +44,12 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 
 # sudo's secure_path usually lacks the toolchain: fall back to where the README installs it.
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+# Footprint (issue 40, docs/PERFORMANCE.md "Footprint"): the toolchain's lld
+# with RELR relocations (-z pack-relative-relocs; glibc >= 2.36) instead of
+# gold, whose table of relative relocations was 1.5 MB of the static binary,
+# and -Osize. -Xswiftc reaches every compile command too, so whatever else
+# builds into .build-static uses these same flags (`make -s static-link-flags`).
+LEAN := -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xswiftc -Osize
 STATIC ?= 1
 ifeq ($(STATIC),1)
 SCRATCH ?= .build-static
@@ -51,7 +57,7 @@ SCRATCH ?= .build-static
 # binaries: nothing looks insetd's symbols up by name (the concurrency hook is
 # linked by reference, CConcurrencyHook), and exporting every Swift symbol of
 # its packages cost 1.8 MB of symbol tables and kept unused code alive.
-LINK := --static-swift-stdlib -Xlinker --no-export-dynamic
+LINK := --static-swift-stdlib -Xlinker --no-export-dynamic $(LEAN)
 else
 SCRATCH ?= .build
 LINK :=
@@ -73,9 +79,13 @@ BINARIES = $(filter-out $(LINKED_PROGRAMS),$(PROGRAMS))
 # from each binary's own argument definitions (`make man completions`).
 MANPAGES = man/insetd.8 man/insetctl.1 man/insetd-osk.1 man/insetd-testbed.1 man/insetd.yaml.5
 
-.PHONY: all build install uninstall deb man completions check-install clean libinsetd check-libinsetd
+.PHONY: static-link-flags all build install uninstall deb man completions check-install clean libinsetd check-libinsetd
 
 all: build libinsetd
+
+# The release build's flags, for scripts that add a product to $(SCRATCH).
+static-link-flags:
+	@echo $(LINK)
 
 # libinsetd: a versioned shared library (SONAME libinsetd.so.1) on json-c,
 # built with the system's C compiler into .build-libinsetd/. The ABI version

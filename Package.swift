@@ -32,7 +32,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: []),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
@@ -63,7 +62,6 @@ let package = Package(
             dependencies: [
                 "InsetCore", "InsetProtocol", "InsetSocket", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // The WebSocket transport for browser pages (insetd.js).
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
@@ -87,7 +85,6 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 "CLibyaml", "CConcurrencyHook",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
@@ -179,7 +176,6 @@ let package = Package(
             dependencies: [
                 "InsetServer", "InsetProtocol", "InsetSocket", "InputTestbed", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // End to end against emulated hardware; run under umockdev-wrapper.

@@ -7,7 +7,6 @@ import Glibc
 import InsetInput
 import InsetServer
 import Logging
-import ServiceLifecycle
 
 /// Assembles and runs insetd: input monitor, socket server and core as one
 /// service group with graceful shutdown on SIGTERM and SIGINT.

@@ -3,7 +3,6 @@ import InsetInput
 import InsetProtocol
 import InsetServer
 import Logging
-import ServiceLifecycle
 
 /// Runs the core: starts input reading, waits for the socket, tells systemd it
 /// is ready, then feeds every event to `DaemonCore` in order. The only timer is

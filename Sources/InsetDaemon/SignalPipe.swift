@@ -8,8 +8,8 @@ import NIOPosix
 /// through a self-pipe: the handler writes the signal's number into a pipe
 /// whose read end is a NIO channel.
 ///
-/// Why not swift-service-lifecycle's UnixSignals (what `ServiceGroup`'s
-/// `gracefulShutdownSignals` uses): it is built on `DispatchSource`, which
+/// Why not swift-service-lifecycle's UnixSignals (insetd has its own
+/// `ServiceGroup` now, without signals): it is built on `DispatchSource`, which
 /// starts libdispatch's worker pool (four threads in insetd) and the pool's 1 s
 /// monitor that `DaemonRuntime` exists to avoid; under the unit's
 /// `SystemCallFilter=~@resources` each of those workers also logs "Failed to set

@@ -1,7 +1,6 @@
 import InsetServer
 import Logging
 import NIOCore
-import ServiceLifecycle
 
 /// The `websocket:` section: whether insetd also serves browser pages (insetd.js)
 /// over a WebSocket, where, to which page origins, and whether they may send

@@ -6,7 +6,6 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
-import ServiceLifecycle
 
 /// The hub of insetd's sessions: holds every client's session, the registry
 /// and the outbox, whichever transport the client came by, and fans messages

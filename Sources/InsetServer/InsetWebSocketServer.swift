@@ -7,7 +7,6 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
-import ServiceLifecycle
 
 /// The WebSocket transport of an `InsetServer`, for browser pages (insetd.js):
 /// one HTTP listener that upgrades to WebSocket and serves insetd.js and the

@@ -1,7 +1,6 @@
 import Foundation
 import InsetCore
 import InsetProtocol
-import ServiceLifecycle
 import InputTestbed
 import NIOCore
 import Testing
