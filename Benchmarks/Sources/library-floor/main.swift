@@ -8,8 +8,8 @@
 // Same as insetd: Swift concurrency on NIO's one event loop; the command line
 // parsed by swift-argument-parser; a value read through swift-configuration;
 // one JSON message decoded (FoundationEssentials); a log line (swift-log); a
-// Unix socket served by SwiftNIO under a swift-service-lifecycle group that
-// stops on SIGTERM. Each client gets "ready\n" when it connects.
+// Unix socket served by SwiftNIO until SIGTERM (insetd's own service group is
+// its code, not a library). Each client gets "ready\n" when it connects.
 import ArgumentParser
 import Configuration
 import Dispatch
@@ -18,8 +18,6 @@ import Glibc
 import Logging
 import NIOCore
 import NIOPosix
-import ServiceLifecycle
-import UnixSignals
 
 struct LibraryFloor: AsyncParsableCommand {
     @Option(help: "Unix socket to listen on.")
@@ -40,11 +38,14 @@ struct LibraryFloor: AsyncParsableCommand {
             }
             .bind(unixDomainSocketPath: socket).get()
         logger.info("listening", metadata: ["socket": "\(socket)", "message": "\(hello.type)"])
-        let group = ServiceGroup(
-            configuration: .init(
-                services: [.init(service: ListeningService(channel: server))], gracefulShutdownSignals: [.sigterm],
-                logger: logger))
-        try await group.run()
+        signal(SIGTERM, SIG_IGN)
+        let terminated = DispatchSource.makeSignalSource(signal: SIGTERM)
+        await withCheckedContinuation { (stopped: CheckedContinuation<Void, Never>) in
+            terminated.setEventHandler { stopped.resume() }
+            terminated.resume()
+        }
+        terminated.cancel()
+        try await server.close()
     }
 }
 
@@ -55,16 +56,6 @@ final class Greeter: ChannelInboundHandler, Sendable {
     func channelActive(context: ChannelHandlerContext) {
         context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: "ready\n")), promise: nil)
         context.fireChannelActive()
-    }
-}
-
-/// Keeps the listening socket open until the group shuts down.
-struct ListeningService: Service {
-    let channel: any Channel
-
-    func run() async throws {
-        try await gracefulShutdown()
-        try await channel.close()
     }
 }
 
