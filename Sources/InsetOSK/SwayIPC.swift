@@ -97,15 +97,23 @@ package struct SwayIPC: Sendable {
         return Rect(x: x, y: y, width: w, height: h)
     }
 
-    /// Sends one IPC message (`i3-ipc`, length, type, no payload) and decodes the JSON reply.
-    private func query(type: UInt32) throws -> Any {
+    /// Runs a sway command (IPC `RUN_COMMAND`); whether sway reported success.
+    @discardableResult
+    package func run(command: String) throws -> Bool {
+        guard let replies = try query(type: 0, payload: Array(command.utf8)) as? [Any] else { return false }
+        return replies.allSatisfy { (($0 as? [String: Any])?["success"] as? Bool) == true }
+    }
+
+    /// Sends one IPC message (`i3-ipc`, length, type, payload) and decodes the JSON reply.
+    private func query(type: UInt32, payload: [UInt8] = []) throws -> Any {
         let fd = try connectUnixSocket(socketPath, prefix: "sway: ")
         defer { close(fd) }
         var timeout = timeval(tv_sec: 1, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var header = Array("i3-ipc".utf8)
-        withUnsafeBytes(of: UInt32(0)) { header += $0 }
+        withUnsafeBytes(of: UInt32(payload.count)) { header += $0 }
         withUnsafeBytes(of: type) { header += $0 }
+        header += payload
         guard header.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == header.count else {
             throw OSKError("sway: send: \(String(cString: strerror(errno)))")
         }

@@ -97,7 +97,7 @@ struct OSKProblemEndToEndTests {
     /// squeekboard showed or races the bridge's request, the bridge asks again
     /// and squeekboard ends up shown; insetd never hears of a problem.
     /// The change is made the moment the bridge says it saw squeekboard show
-    /// (its log), on sway's socket from here (`SwayCommand`), and the bridge
+    /// (its log), on sway's socket from here (`SwayIPC.run(command:)`), and the bridge
     /// runs with a 1.5 s settle: squeekboard hides some 200 ms after the
     /// change, and on a loaded machine it is slower still, while a hide after
     /// the settle is, by the bridge's rule, the user's (docs/OSK.md; the 0.5 s
@@ -115,14 +115,14 @@ struct OSKProblemEndToEndTests {
             return tree.contains(#""app_id": "footA""#) && tree.contains(#""app_id": "footB""#)
         })
         // Whichever window sway mapped last has the focus: footB's, so that moving it to footA is a change.
-        let sway = try #require(SwayCommand(session: session))
-        #expect(try sway.run("[app_id=footB] focus"))
+        let sway = try #require(SwayIPC(session: session))
+        #expect(try sway.run(command: "[app_id=footB] focus"))
         _ = try session.bridge("squeekboard", ["--settle-ms", "1500"])
         #expect(await waitUntil(seconds: 5) { session.log("insetd-osk.log").contains("driving squeekboard") })
         let app = try #require(await App(socket: session.socket))
         var next = "footA"
         func moveTextInput() throws {
-            #expect(try sway.run("[app_id=\(next)] focus"))
+            #expect(try sway.run(command: "[app_id=\(next)] focus"))
             next = next == "footA" ? "footB" : "footA"
         }
         // What the bridge logged (--verbose): when it saw squeekboard show, and took a hide for a drop.
