@@ -5,6 +5,8 @@ import InsetCore
 import InsetProtocol
 import Testing
 
+@testable import InsetOSK
+
 /// When the real keyboard is not on the screen though insetd shows it: a show
 /// the OSK does not confirm is asked again and then given up on (insetd hides,
 /// views are not padded, status and events say why), and a shown OSK under a
