@@ -6,13 +6,14 @@
 //
 // An ES module (with three parts of its own beside it) with no dependencies
 // and no build step. It speaks insetd's protocol (docs/PROTOCOL.md) over the
-// WebSocket the module was loaded from: registers the document's scroller and every [data-insetd-view] element as
-// views, reports focus, viewport changes and content changes, and applies the
-// adjustments insetd sends (bottom inset as padding and scroll-padding, content
-// offset by scrolling, animated as the keyboard moves). The keyboard is exposed
-// as Chromium's VirtualKeyboard API exposes it: `kb.boundingRect`, a
-// `geometrychange` event, and CSS custom properties --insetd-keyboard-x, -y,
-// -width and -height on the root element, in the viewport's coordinates.
+// WebSocket the module was loaded from: registers the document's scroller and
+// every [data-insetd-view] element as views, reports focus, viewport changes
+// and content changes, and applies the adjustments insetd sends (bottom inset
+// as padding and scroll-padding, content offset by scrolling, animated as the
+// keyboard moves). The keyboard is exposed as Chromium's VirtualKeyboard API
+// exposes it: `kb.boundingRect`, a `geometrychange` event, and CSS custom
+// properties --insetd-keyboard-x, -y, -width and -height on the root element,
+// in the viewport's coordinates.
 //
 // Two coordinate spaces meet here. insetd's is the screen (the output): the
 // keyboard's frame, and the screen size whose change is a rotation. The page's
@@ -250,7 +251,7 @@ export class InsetdKeyboard extends EventTarget {
     const part = this.keyboardInViewport();
     const held = this.blurredAt !== null && performance.now() - this.blurredAt < BLUR_HOLD_MS;
     if (!held || (part?.height ?? 0) <= this.boundingRect.height) this.setGeometry(part, null);
-    for (const view of this.views.values()) view.clamp(this.coveredOf(view), held);
+    this.clampViews(held);
   }
 
   scheduleUpdate() {
@@ -360,8 +361,10 @@ export class InsetdKeyboard extends EventTarget {
     return least;
   }
 
-  clampViews() {
-    for (const view of this.views.values()) view.clamp(this.coveredOf(view));
+  /// Each view's padding cut to what the keyboard covers of it now (with
+  /// `lowerOnly`, never raised).
+  clampViews(lowerOnly = false) {
+    for (const view of this.views.values()) view.clamp(this.coveredOf(view), lowerOnly);
   }
 
   viewFor(element) {
