@@ -38,8 +38,7 @@ final class SignalPipe: Sendable {
         // thread may be spawning); a full pipe never blocks the handler (NIO
         // makes the read end non-blocking itself).
         guard let pipe = CloseOnExecPipe.make() else { throw InputSystemError("pipe", errno: errno) }
-        let ends = [pipe.read, pipe.write]
-        _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
+        _ = fcntl(pipe.write, F_SETFL, O_NONBLOCK)
         let channel: any Channel
         do {
             channel = try await NIOPipeBootstrap(group: eventLoop)
@@ -48,10 +47,10 @@ final class SignalPipe: Sendable {
                         try channel.pipeline.syncOperations.addHandler(SignalReader(deliver: deliver))
                     }
                 }
-                .takingOwnershipOfDescriptor(input: ends[0]).get()
+                .takingOwnershipOfDescriptor(input: pipe.read).get()
         } catch {
-            close(ends[0])
-            close(ends[1])
+            close(pipe.read)
+            close(pipe.write)
             throw error
         }
         // A parent may have started insetd with these signals blocked (a
@@ -63,7 +62,7 @@ final class SignalPipe: Sendable {
             for signal in signals { sigaddset(&set, signal) }
             pthread_sigmask(SIG_UNBLOCK, &set, nil)
         }.get()
-        signalPipeWriteEnd = ends[1]
+        signalPipeWriteEnd = pipe.write
         for signal in signals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = forwardSignal
@@ -71,7 +70,7 @@ final class SignalPipe: Sendable {
             sigemptyset(&action.sa_mask)
             sigaction(signal, &action, nil)
         }
-        return SignalPipe(channel: channel, writeEnd: ends[1], signals: signals)
+        return SignalPipe(channel: channel, writeEnd: pipe.write, signals: signals)
     }
 
     /// Restores the default dispositions and closes the pipe.

@@ -95,12 +95,14 @@ import Testing
     /// pause does not hold up `stop()`.
     @Test func aFailingAcceptPausesAndStopsPromptly() async throws {
         let pipe = try #require(CloseOnExecPipe.make())
-        let ends = [pipe.read, pipe.write]
-        defer { ends.forEach { close($0) } }
+        defer {
+            close(pipe.read)
+            close(pipe.write)
+        }
         var byte: UInt8 = 1
-        #expect(write(ends[1], &byte, 1) == 1)
+        #expect(write(pipe.write, &byte, 1) == 1)
         let handedOn = NIOLockedValueBox(0)
-        let acceptor = try ConnectionAcceptor(listener: ends[0], refusals: RefusalLog(logger: Logger(label: "test"))) { _ in
+        let acceptor = try ConnectionAcceptor(listener: pipe.read, refusals: RefusalLog(logger: Logger(label: "test"))) { _ in
             handedOn.withLockedValue { $0 += 1 }
             return Self.loop.makeSucceededVoidFuture()
         }

@@ -24,12 +24,11 @@ final class FanOutFloor {
         try Data(writes.map { $0 + [UInt8(ascii: "\n")] }.joined()).write(to: URL(fileURLWithPath: file))
         address = transport == .socket ? directory + "/fanout-floor.sock" : String(freeLoopbackPort())
         guard let pipe = CloseOnExecPipe.make() else { throw HarnessError("pipe: errno \(errno)") }
-        let ends = [pipe.read, pipe.write]
         process = try SpawnedProcess(
             binary, [transport == .socket ? "unix" : "tcp", address, file], stderr: directory + "/fanout-floor.log",
-            passing: [ends[0]])
-        close(ends[0])
-        trigger = ends[1]
+            passing: [pipe.read])
+        close(pipe.read)
+        trigger = pipe.write
         probe = ProcessProbe(pid: process.pid)
     }
 
