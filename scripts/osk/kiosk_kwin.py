@@ -88,8 +88,8 @@ class KWin:
         return answer
 
     def window_rect(self):
-        """Chromium's window frame (KWin draws no decoration here: no breeze)."""
-        found = [w for w in self.windows() or [] if w["cls"].startswith("chrom")]
+        """The app's window frame (KWin draws no decoration here: no breeze)."""
+        found = [w for w in self.windows() or [] if self.session.app_class in w["cls"]]
         return {k: found[0][k] for k in ("x", "y", "width", "height")} if found else None
 
     def screenshot_ppm(self):

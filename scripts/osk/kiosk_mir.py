@@ -54,6 +54,6 @@ class Mir:
         return osk[0]["height"] if osk else None
 
     def window_rect(self):
-        """The page's window (its title is the page's, "Check in")."""
-        found = [w for name, w in self.windows().items() if w["state"] != "attached" and "Check in" in name]
+        """The app's window (by its title: the session's app_title)."""
+        found = [w for name, w in self.windows().items() if w["state"] != "attached" and self.session.app_title in name]
         return {k: found[0][k] for k in ("x", "y", "width", "height")} if found else None

@@ -1,0 +1,115 @@
+"""The motion rule of issue 35, applied to every frame an app drew in one cell.
+
+scripts/kiosk-test runs every app (Chromium with insetd.js, the Qt app with
+the Insetd module) through the same cycles; each app's own frame log is
+turned into Frame records (chromium_frame, qt_frame) and CellJudge judges
+those, whichever app drew them, so one rule decides every frame:
+
+  - no frame applies more inset than the keyboard on the screen covers of the
+    app's window at that frame (+1 px): a wrong frame, and the cycle fails;
+  - once the keyboard is on the screen, the focused field is above it: frames
+    with the field covered are counted, as is the time from the keyboard
+    confirmed up to the first frame with the field visible.
+"""
+from collections import namedtuple
+
+FRAME_MS = 16.7  # one frame at 60 Hz: the slack either side of a reading of the screen
+
+# One frame as the judge sees it, whatever drew it. t: seconds since the epoch
+# (the test's clock); viewport: the height the app lays out in (a page's
+# innerHeight, a Qt window's height); inset: the bottom inset the app applied
+# beyond its own (insetd.js's padding, the Flickable's bottomMargin less its
+# own); told: the keyboard height the app was told covers it (kb.boundingRect,
+# Insetd.keyboard.rectangle); field_bottom: the focused field's bottom in the
+# viewport; outer, screen_y: where the window is, for a failure's message.
+Frame = namedtuple("Frame", "t viewport inset told field_bottom outer screen_y")
+
+
+def chromium_frame(raw):
+    """The page's requestAnimationFrame log: [ms, innerHeight, padding,
+    kb.boundingRect height, field bottom, outerHeight, screenY]."""
+    t_ms, inner, padding, keyboard, field_bottom, outer, screen_y = raw
+    return Frame(t_ms / 1000, inner, padding, keyboard, field_bottom, outer, screen_y)
+
+
+def qt_frame(raw, own_margin=0.0):
+    """The Qt driver's frameSwapped log (scripts/osk/kiosk_qt.qml): [ms, window
+    height, the Flickable's bottomMargin, Insetd.keyboard.rectangle height,
+    field bottom, window height, window y]."""
+    t_ms, height, margin, keyboard, field_bottom, outer, screen_y = raw
+    return Frame(t_ms / 1000, height, margin - own_margin, keyboard, field_bottom, outer, screen_y)
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    if not ordered:
+        return None
+    k = (len(ordered) - 1) * p
+    lo, hi = int(k), min(len(ordered) - 1, int(k) + 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+class CellJudge:
+    """Counts over one cell (compositor x OSK x app x window mode), cycle by
+    cycle: frames judged, frames with excess inset (and how many after a
+    blur), the peak excess, frames told of more keyboard than covers the
+    window, frames with the field covered, keyboard up -> field visible."""
+
+    def __init__(self):
+        self.frames = self.excess = self.after_blur = self.told = self.covered = 0
+        self.peak = 0.0
+        self.visible_after = []
+
+    def cycle(self, frames, zone, base_viewport, app_window, up_at, blurred_at, gone_at):
+        """Judges one focus/blur cycle's frames; returns the wrong frames'
+        descriptions (empty: every frame right).
+
+        The screen's truth is the test's own polling: the keyboard (`zone`
+        px, at the output's bottom) is up from `up_at` until the blur, and
+        gone from `gone_at`; in between it is leaving. A frame is judged only
+        where that truth is certain, one frame's slack either side. In an app
+        window the compositor shrinks the window by the zone, so a shrunk
+        viewport is covered by nothing; in full screen (or before the shrink)
+        the keyboard covers its height of it while up.
+        """
+        slack = FRAME_MS / 1000
+        wrong, visible_at = [], None
+
+        def when(t):
+            return (f"{(t - up_at) * 1000:+.0f} ms from up" if up_at and t < blurred_at
+                    else f"{(t - blurred_at) * 1000:+.0f} ms from blur")
+
+        for f in frames:
+            shrunk = app_window and base_viewport is not None and f.viewport < base_viewport - 0.5
+            up = up_at is not None and up_at + slack < f.t < blurred_at
+            if shrunk or (gone_at is not None and f.t > gone_at + slack):
+                allowed = 0
+            elif up:
+                allowed = zone
+            else:
+                continue
+            if f.inset > allowed + 1:
+                self.excess += 1
+                self.after_blur += f.t >= blurred_at
+                self.peak = max(self.peak, f.inset - allowed)
+                if len(wrong) < 6:
+                    wrong.append(f"{when(f.t)}: viewport {f.viewport:g}, inset {f.inset:g}, allowed {allowed:g}")
+            if f.told > allowed + 1:
+                self.told += 1
+            # The field, once the keyboard is up, above it: inside the
+            # viewport less what the keyboard covers of it.
+            if up:
+                if f.field_bottom > f.viewport - (0 if shrunk else zone) + 1:
+                    self.covered += 1
+                elif visible_at is None:
+                    visible_at = f.t
+        self.frames += len(frames)
+        if visible_at is not None and up_at is not None:
+            self.visible_after.append(max(0.0, (visible_at - up_at) * 1000))
+        return wrong
+
+    def summary(self):
+        v50, v99 = percentile(self.visible_after, 0.5), percentile(self.visible_after, 0.99)
+        return (f"frames {self.frames}: inset over {self.excess} ({self.after_blur} after blur; peak {self.peak:g} px), "
+                f"told of more keyboard {self.told}, field covered {self.covered}"
+                + (f", up -> field visible p50 {v50:.0f} ms p99 {v99:.0f} ms" if v50 is not None else ""))
