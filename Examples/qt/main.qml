@@ -4,9 +4,8 @@
 //
 //   cmake -S qt -B .build-qt && cmake --build .build-qt
 //   QML_IMPORT_PATH=.build-qt /usr/lib/qt6/bin/qml Examples/qt/main.qml
-//   (-- --focus-last: focuses the last field at start, for screenshots;
-//    -- --cycle: focuses it and takes focus away again, every 1.5 s, and logs
-//    every frame the window draws, for scripts/qt-sway-test's frame judge)
+//   (-- --focus-last: focuses the last field at start, for screenshots.
+//    scripts/kiosk-test --app qt drives it unchanged, from scripts/osk/kiosk_qt.qml)
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -117,7 +116,7 @@ ApplicationWindow {
         onTriggered: window.lastField.forceActiveFocus()
     }
 
-    // For scripts/qt-sway-test (-- --report): where the focused field is, in
+    // For scripts/qt-im-test (-- --report): where the focused field is, in
     // window coordinates, and what the form's Flickable has.
     Timer {
         running: Qt.application.arguments.indexOf("--report") >= 0
@@ -131,37 +130,6 @@ ApplicationWindow {
                 windowHeight: window.height, connected: Insetd.keyboard.connected,
                 keyboardVisible: Insetd.keyboard.visible, keyboardHeight: Insetd.keyboard.rectangle.height,
                 bottomInset: form.Insetd.bottomInset, bottomMargin: form.bottomMargin, contentY: form.contentY }))
-        }
-    }
-
-    // --cycle: focus the last field, 1.5 s later give focus to the form itself
-    // (no text input: insetd hears a blur), and again.
-    property int cycle: 0
-    Timer {
-        running: Qt.application.arguments.indexOf("--cycle") >= 0
-        interval: 1500
-        repeat: true
-        onTriggered: {
-            window.cycle += 1
-            if (window.cycle % 2 === 1) {
-                console.log("insetd-cycle focus " + Date.now())
-                window.lastField.forceActiveFocus()
-            } else {
-                console.log("insetd-cycle blur " + Date.now())
-                form.forceActiveFocus()
-            }
-        }
-    }
-    // Every frame the window draws: when (ms since the epoch), the window's
-    // height, the form's bottom margin and offset, the focused field's bottom
-    // in the window.
-    Connections {
-        target: Qt.application.arguments.indexOf("--cycle") >= 0 ? window : null
-        function onFrameSwapped() {
-            const item = window.activeFocusItem
-            const field = item && item.objectName.startsWith("field") ? item.mapToItem(null, 0, 0, item.width, item.height) : null
-            console.log("insetd-frame " + JSON.stringify([Date.now(), window.height, form.bottomMargin, form.contentY,
-                field ? field.y + field.height : -1]))
         }
     }
 }
