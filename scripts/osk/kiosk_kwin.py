@@ -45,13 +45,22 @@ class KWin:
         return None if code != 0 else out.strip() == b"b true"
 
     def maliit_frame(self):
-        """maliit's last reported keyboard rectangle (x, y, w, h), or None."""
+        """maliit's last reported keyboard rectangle (x, y, w, h), or None.
+
+        On a blur maliit reports its 36 px word row (deactivate), on the next
+        focus its whole keyboard, a moment after it is activated; KWin can
+        say `visible` in between. A report older than maliit's last
+        activation is the last keyboard's, not this one's: None until the
+        new one comes."""
         try:
             with open(self.log, "rb") as f:
-                found = MALIIT.findall(f.read()[-200000:])
+                data = f.read()[-200000:]
         except OSError:
             return None
-        return tuple(int(v) for v in found[-1]) if found else None
+        found = list(MALIIT.finditer(data))
+        if not found or data.rfind(b"zwp_input_method_v1_activate") > found[-1].start():
+            return None
+        return tuple(int(v) for v in found[-1].groups())
 
     def keyboard_zone(self):
         """The keyboard's height on the screen: maliit's rectangle while KWin
