@@ -47,18 +47,19 @@ class KWin:
     def maliit_frame(self):
         """maliit's last reported keyboard rectangle (x, y, w, h), or None.
 
-        On a blur maliit reports its 36 px word row (deactivate), on the next
-        focus its whole keyboard, a moment after it is activated; KWin can
-        say `visible` in between. A report older than maliit's last
-        activation is the last keyboard's, not this one's: None until the
-        new one comes."""
+        On a blur maliit is deactivated and reports its 36 px word row; on
+        the next focus it is activated and reports its whole keyboard a
+        moment later; KWin can say `visible` in between. So a report counts
+        only after maliit's last activation, with no deactivation since:
+        None until then (the keyboard of this focus is not known yet)."""
         try:
             with open(self.log, "rb") as f:
                 data = f.read()[-200000:]
         except OSError:
             return None
         found = list(MALIIT.finditer(data))
-        if not found or data.rfind(b"zwp_input_method_v1_activate") > found[-1].start():
+        activated = data.rfind(b"zwp_input_method_v1_activate")
+        if not found or data.rfind(b"zwp_input_method_v1_deactivate") > activated or activated > found[-1].start():
             return None
         return tuple(int(v) for v in found[-1].groups())
 
