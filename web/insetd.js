@@ -95,6 +95,7 @@ export class InsetdKeyboard extends EventTarget {
       for (const view of this.views.values()) view.reset();
       this.keyboardFrame = null;
       this.setGeometry(null, null);
+      clearTimeout(this.doubtTimer);
       if (wasConnected) this.dispatchEvent(new Event("disconnect"));
       if (this.closed) return;
       // Back off 0.25 s, 0.5 s, 1 s ... up to options.maxRetryDelay (5 s).
@@ -181,6 +182,7 @@ export class InsetdKeyboard extends EventTarget {
     this.safeArea = measureSafeArea();
     this.screen = null;
     this.window = null;
+    this.settledTop = null;
     // A keyboard already up (another client's field) is what the page sees at once.
     this.keyboardFrame = this.state?.keyboard ?? null;
     this.sendScreen(0);
@@ -325,14 +327,19 @@ export class InsetdKeyboard extends EventTarget {
   /// the window was just shrunk away from.
   viewportNow() {
     const measured = measureWindow(this.options.origin);
+    // A page that gives its origin knows where it is.
+    if (this.options.origin) return [measured];
     const now = performance.now();
     const screen = measureScreen();
     const output = `${screen.width}x${screen.height}`;
     const settled = this.settledTop;
-    // A rotation resizes the window on a new output: no doubt there.
-    if (!settled || settled.output !== output || settled.y === measured.y ||
+    // A rotation resizes the window on a new output: its first moments (the
+    // heights coming in out of step) settle no place to doubt from.
+    const rotated = settled && settled.output !== output;
+    if (!settled || rotated || settled.y === measured.y || now < settled.provisionalUntil ||
         (settled.movedAt !== null && now - settled.movedAt > DOUBT_MS)) {
-      this.settledTop = { y: measured.y, output, movedAt: null };
+      this.settledTop = { y: measured.y, output, movedAt: null,
+        provisionalUntil: rotated ? now + DOUBT_MS : settled?.provisionalUntil ?? 0 };
       return [measured];
     }
     if (settled.movedAt === null) {

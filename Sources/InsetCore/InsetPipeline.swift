@@ -207,9 +207,8 @@ public struct InsetPipeline: Sendable {
             route(policy.handle(.mode(mode), now: now), into: &out)
         case .frameAwaited(let awaited):
             frameAwaited = awaited
-            // The bridge is gone: no report will end a show's wait, so the
-            // show happens now rather than when the wait runs out.
-            if !awaited { deliver(filter.flush(now: now), into: &out) }
+            // The bridge is gone: no report will end a show's wait for it.
+            if !awaited { deliver(filter.endWait(), into: &out) }
         case .oskAnimation(let animation):
             route(policy.handle(.oskAnimation(animation), now: now), into: &out)
         case .floatingFrame(let rect):
@@ -358,7 +357,7 @@ public struct InsetPipeline: Sendable {
         for event in events {
             switch event {
             case .keyboard(let change):
-                // An OSK that does not animate (keyboard.animation-ms 0: squeekboard
+                // An OSK that does not animate (reported by its bridge, or keyboard.animation-ms 0: squeekboard
                 // and wvkbd on sway) moves the views, and the scrolls with them,
                 // in one frame, as the keyboard appears.
                 passAnimation = change.animation
