@@ -37,8 +37,8 @@ const DOCUMENT_VIEW = "document";
 /// How long after a blur a resize may only take keyboard away, if insetd has
 /// not spoken of the keyboard since (its hide, or a keyboard kept up).
 const BLUR_HOLD_MS = 500;
-/// How long an inner height that changed without the outer one leaves the
-/// viewport's top in doubt (`viewportNow`).
+/// How long a viewport top estimated somewhere new on the same output stays in
+/// doubt (`viewportNow`).
 const DOUBT_MS = 2000;
 
 /// The keyboard as the page sees it, and the connection to insetd.
@@ -95,6 +95,7 @@ export class InsetdKeyboard extends EventTarget {
       for (const view of this.views.values()) view.reset();
       this.keyboardFrame = null;
       this.setGeometry(null, null);
+      clearTimeout(this.doubtTimer);
       if (wasConnected) this.dispatchEvent(new Event("disconnect"));
       if (this.closed) return;
       // Back off 0.25 s, 0.5 s, 1 s ... up to options.maxRetryDelay (5 s).
@@ -181,6 +182,7 @@ export class InsetdKeyboard extends EventTarget {
     this.safeArea = measureSafeArea();
     this.screen = null;
     this.window = null;
+    this.settledTop = null;
     // A keyboard already up (another client's field) is what the page sees at once.
     this.keyboardFrame = this.state?.keyboard ?? null;
     this.sendScreen(0);
@@ -312,40 +314,52 @@ export class InsetdKeyboard extends EventTarget {
   }
 
   /// Where the viewport may be on the screen at this frame: one place, or
-  /// two. Chromium on Wayland reports a resized window's new innerHeight
-  /// before its new outerHeight (a frame, or hundreds of milliseconds on a
-  /// busy machine), and the viewport's top is estimated from the two (the
-  /// browser's own bar is outer − inner high), so a shrink moves the estimate
-  /// down by the whole shrink. From the moment the inner height changed alone
-  /// on the same output until the outer height follows (at most `DOUBT_MS`),
-  /// the viewport with its previous top is a candidate too, and what the page
+  /// two. Its top is estimated from the window's (the browser's own bar is
+  /// outer − inner high), and Chromium on Wayland reports a resized window's
+  /// new innerHeight and outerHeight out of step: one before the other, for
+  /// a frame or hundreds of milliseconds on a busy machine, and in either
+  /// order (seen: outer shrunk with inner not yet, then inner shrunk with
+  /// outer back at its old value). A bar that changes height is that, almost
+  /// always, and not the window moving. So when the estimated top leaves the
+  /// last settled one on the same output, both places are candidates until it
+  /// comes back or has held its new place for `DOUBT_MS`, and what the page
   /// shows of the keyboard is the smaller part: never padding for a keyboard
   /// the window was just shrunk away from.
   viewportNow() {
     const measured = measureWindow(this.options.origin);
+    // A page that gives its origin knows where it is.
+    if (this.options.origin) return [measured];
     const now = performance.now();
-    const last = this.lastViewport;
     const screen = measureScreen();
     const output = `${screen.width}x${screen.height}`;
-    if (!last || last.inner !== innerHeight || last.outer !== outerHeight || last.output !== output) {
-      // A rotation resizes the window on a new output: no doubt there.
-      const innerOnly = last && last.output === output && last.outer === outerHeight && last.inner !== innerHeight;
-      this.lastViewport = { inner: innerHeight, outer: outerHeight, output, y: measured.y,
-        previousY: innerOnly ? last.y : null, since: now };
-      clearTimeout(this.doubtTimer);
-      if (innerOnly) this.watchOuterHeight(outerHeight, now);
+    const settled = this.settledTop;
+    // A rotation resizes the window on a new output: its first moments (the
+    // heights coming in out of step) settle no place to doubt from.
+    const rotated = settled && settled.output !== output;
+    if (!settled || rotated || settled.y === measured.y || now < settled.provisionalUntil ||
+        (settled.movedAt !== null && now - settled.movedAt > DOUBT_MS)) {
+      this.settledTop = { y: measured.y, output, movedAt: null,
+        provisionalUntil: rotated ? now + DOUBT_MS : settled?.provisionalUntil ?? 0 };
+      return [measured];
     }
-    const { previousY, since } = this.lastViewport;
-    if (previousY === null || previousY === measured.y || now - since > DOUBT_MS) return [measured];
-    return [measured, { ...measured, y: previousY }];
+    if (settled.movedAt === null) {
+      settled.movedAt = now;
+      this.watchTop(measured.y, now);
+    }
+    return [measured, { ...measured, y: settled.y }];
   }
 
-  /// No event tells of a new outerHeight: it is looked at every 50 ms while
-  /// in doubt, and the page follows once it changed or the doubt ran out.
-  watchOuterHeight(outer, since) {
+  /// No event tells of a new outerHeight: while the top is in doubt it is
+  /// looked at every 50 ms, and the page follows once it moved again or the
+  /// doubt ran out.
+  watchTop(y, since) {
+    clearTimeout(this.doubtTimer);
     this.doubtTimer = setTimeout(() => {
-      if (outerHeight !== outer || performance.now() - since > DOUBT_MS) this.scheduleUpdate();
-      else this.watchOuterHeight(outer, since);
+      if (this.settledTop?.movedAt !== since) return;
+      const top = measureWindow(this.options.origin).y;
+      const expired = performance.now() - since > DOUBT_MS;
+      if (top !== y || expired) this.scheduleUpdate();
+      if (!expired) this.watchTop(top, since);
     }, 50);
   }
 

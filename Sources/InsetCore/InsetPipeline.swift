@@ -7,6 +7,9 @@ public enum PipelineEvent: Hashable, Sendable {
     case command(KeyboardCommand)
     case mode(KeyboardMode)
     case floatingFrame(Rect?)
+    /// How the real keyboard moves on the screen (nil: not known; the
+    /// configured animation stands). Reported by an OSK bridge.
+    case oskAnimation(Animation?)
     /// An OSK bridge that measures the real keyboard's frame is there (or gone):
     /// a show in an orientation with no reported frame waits for its report.
     case frameAwaited(Bool)
@@ -119,6 +122,15 @@ public struct InsetPipeline: Sendable {
     /// covered until the report.
     public static let frameReportWait: Duration = .milliseconds(400)
 
+    /// How long the first show in an orientation (no frame reported for the
+    /// screen's size yet) waits for the bridge's measurement. What it would
+    /// apply at the end is the configured height, a guess the report is about
+    /// to correct, which clients would draw for a moment on a window the
+    /// compositor has already shrunk for the real keyboard. Under a loaded
+    /// machine squeekboard took up to 750 ms to be confirmed; a bridge that
+    /// gives up reports a problem or leaves first.
+    public static let frameMeasureWait: Duration = .milliseconds(1500)
+
     /// The view whose text field has focus.
     public var focusedView: ViewID? { focus?.view }
 
@@ -195,6 +207,10 @@ public struct InsetPipeline: Sendable {
             route(policy.handle(.mode(mode), now: now), into: &out)
         case .frameAwaited(let awaited):
             frameAwaited = awaited
+            // The bridge is gone: no report will end a show's wait for it.
+            if !awaited { deliver(filter.endWait(), into: &out) }
+        case .oskAnimation(let animation):
+            route(policy.handle(.oskAnimation(animation), now: now), into: &out)
         case .floatingFrame(let rect):
             route(policy.handle(.floatingFrame(rect), now: now), into: &out)
             // A reported frame is the OSK on the screen: a show or frame change
@@ -316,9 +332,11 @@ public struct InsetPipeline: Sendable {
             // in the frame the keyboard appears, to the real keyboard.
             // Not the accessory bar a hardware keyboard leaves: the app draws
             // it, and the bridge keeps the OSK hidden then.
+            let known = policy.reportedFrame(for: change.screen) != nil
             let awaited = frameAwaited && change.frame != nil && !policy.hardwareKeyboardUsable
-                && (note.phase == .willShow || policy.reportedFrame(for: change.screen) == nil)
-            deliver(filter.submit(change, now: out.now, wait: awaited ? Self.frameReportWait : nil), into: &out)
+                && (note.phase == .willShow || !known)
+            let wait = awaited ? (known ? Self.frameReportWait : Self.frameMeasureWait) : nil
+            deliver(filter.submit(change, now: out.now, wait: wait), into: &out)
         }
     }
 
@@ -339,7 +357,7 @@ public struct InsetPipeline: Sendable {
         for event in events {
             switch event {
             case .keyboard(let change):
-                // An OSK that does not animate (keyboard.animation-ms 0: squeekboard
+                // An OSK that does not animate (reported by its bridge, or keyboard.animation-ms 0: squeekboard
                 // and wvkbd on sway) moves the views, and the scrolls with them,
                 // in one frame, as the keyboard appears.
                 passAnimation = change.animation

@@ -152,6 +152,17 @@ public struct KeyboardFrameFilter: Sendable {
         }
     }
 
+    /// The report a frame was submitted to wait for will not come (its bridge
+    /// left): that frame is delivered now. A frame held only by the window
+    /// keeps its window; while suspended the frame forgets its wait and
+    /// resumes with the window.
+    public mutating func endWait() -> [FilteredEvent] {
+        guard pendingWait != nil else { return [] }
+        pendingWait = nil
+        if case .waiting = state { return deliver() }
+        return []
+    }
+
     /// Delivers pending work now; while suspended, as soon as the filter resumes.
     public mutating func flush(now: Instant) -> [FilteredEvent] {
         switch state {

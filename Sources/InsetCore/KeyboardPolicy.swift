@@ -45,6 +45,10 @@ public struct KeyboardPolicy: Sendable {
         /// the screen as it is now; nil forgets every reported frame (back to the
         /// configured heights; scenarios and traces only: the daemon keeps them).
         case floatingFrame(Rect?)
+        /// How the real keyboard moves on the screen as its OSK bridge knows it
+        /// (none: it appears at once); nil: not known, the configured animation
+        /// stands.
+        case oskAnimation(Animation?)
     }
 
     /// What one call produced.
@@ -84,6 +88,11 @@ public struct KeyboardPolicy: Sendable {
     /// restart publishes the keyboard that will be on the screen, not the
     /// configured guess.
     public private(set) var reportedFrames: [Size: Rect] = [:]
+    /// How the real keyboard moves, as its bridge reported it: notifications
+    /// carry it instead of the configured animation, so clients move with the
+    /// keyboard on the screen (not at all where it appears at once). Kept when
+    /// the bridge goes, as its frames are.
+    public private(set) var reportedAnimation: Animation?
     /// The reported frame for the screen as it is now.
     private var floatingFrame: Rect? { reportedFrames[screen] }
 
@@ -149,6 +158,8 @@ public struct KeyboardPolicy: Sendable {
             screen = size
         case .floatingFrame(let rect):
             if let rect { reportedFrames[screen] = rect } else { reportedFrames = [:] }
+        case .oskAnimation(let animation):
+            reportedAnimation = animation
         }
         notifications += moveKeyboard(to: desiredFrame, now: now)
         return Step(notifications: notifications, nextDeadline: nextDeadline)
@@ -277,7 +288,7 @@ public struct KeyboardPolicy: Sendable {
     ) -> KeyboardNotification {
         KeyboardNotification(
             phase: phase, beginFrame: begin, endFrame: end,
-            animation: configuration.animation, focusOwner: owner)
+            animation: reportedAnimation ?? configuration.animation, focusOwner: owner)
     }
 
     private mutating func completions(dueBy now: Instant) -> [KeyboardNotification] {

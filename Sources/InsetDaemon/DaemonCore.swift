@@ -216,6 +216,8 @@ final class DaemonCore {
             return
         case .oskVisibility(let bridge, let visible):
             logger.info("OSK changed by itself or its user", metadata: ["bridge": "\(bridge)", "visible": "\(visible)"])
+        case .oskAnimation(let bridge, let animation):
+            reportedAnimation(animation, by: bridge)
         case .oskFrame(let bridge, let frame):
             // Only the daemon knows the screen: a keyboard wholly off it covers
             // nothing, and one wider than it was measured in another

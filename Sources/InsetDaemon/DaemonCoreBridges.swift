@@ -20,6 +20,14 @@ extension DaemonCore {
         }
     }
 
+    /// Logged when it changes what the keyboard's notifications carry.
+    func reportedAnimation(_ animation: Animation?, by bridge: String) {
+        guard animation != pipeline.policy.reportedAnimation else { return }
+        logger.info(
+            "keyboard animation reported by an OSK bridge",
+            metadata: ["bridge": "\(bridge)", "animation": "\(animation.map { "\($0)" } ?? "not known: the configured one")"])
+    }
+
     func reportedProblem(_ problem: String?, by bridge: String, client: ClientID) {
         if let problem {
             logger.notice("the OSK is not on the screen", metadata: ["bridge": "\(bridge)", "problem": "\(problem)"])

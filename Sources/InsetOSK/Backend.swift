@@ -27,6 +27,11 @@ package protocol OSKBackend: AnyObject {
     /// (GNOME's, through insetd's extension), read once it is shown; nil when
     /// it cannot say (sway's usable area is read by the bridge instead).
     func frame() -> Rect?
+    /// How the keyboard moves on the screen when it shows or hides: `.none`
+    /// where it appears at once; nil where the bridge cannot say (insetd's
+    /// configured animation stands). `onSway`: the compositor is sway, which
+    /// draws a layer surface in full in the frame it is mapped.
+    func animation(onSway: Bool) -> Animation?
     /// A usable hardware keyboard appeared or went (desktop settings follow it).
     func hardwareKeyboard(_ usable: Bool)
     /// Puts back what the bridge changed (settings) before it exits.
@@ -36,6 +41,7 @@ package protocol OSKBackend: AnyObject {
 extension OSKBackend {
     package func configuredHeight(landscape: Bool) -> Double? { nil }
     package func frame() -> Rect? { nil }
+    package func animation(onSway: Bool) -> Animation? { nil }
     package func hardwareKeyboard(_ usable: Bool) {}
     package func restore() {}
 }

@@ -129,6 +129,7 @@ package final class Bridge {
         case .setHardwareKeyboard(let usable): backend?.hardwareKeyboard(usable)
         case .reportVisibility(let visible): link?.reportVisibility(bridge: name, visible: visible)
         case .reportFrame(let frame): link?.reportFrame(bridge: name, frame: frame)
+        case .reportAnimation(let animation): link?.reportAnimation(bridge: name, animation: animation)
         case .reportProblem(let problem): link?.reportProblem(bridge: name, problem: problem)
         case .checkFullscreen:
             guard let sway else { return }
@@ -207,7 +208,7 @@ package final class Bridge {
             feed(
                 .oskAttached(
                     name: backend.name, observable: observable, configured: heights, measurable: swayReadable,
-                    reportsVisibility: backend.usesBus),
+                    reportsVisibility: backend.usesBus, animation: backend.animation(onSway: swayReadable)),
                 now: now)
         } catch {
             failed("osk", "\(error)")

@@ -13,9 +13,11 @@ package enum BridgeEvent: Hashable, Sendable {
     /// The OSK can be driven. Without `observable` (no property, no sway) a show
     /// cannot be confirmed and is taken as done; `configured` are wvkbd's -H/-L;
     /// `measurable`: the compositor's usable area tells the real frame (sway);
-    /// without `reportsVisibility` (wvkbd) that area also tells whether it is shown.
+    /// without `reportsVisibility` (wvkbd) that area also tells whether it is shown;
+    /// `animation`: how it moves on the screen (nil: not known).
     case oskAttached(
-        name: String, observable: Bool, configured: ConfiguredHeights?, measurable: Bool = false, reportsVisibility: Bool = true)
+        name: String, observable: Bool, configured: ConfiguredHeights?, measurable: Bool = false, reportsVisibility: Bool = true,
+        animation: Animation? = nil)
     /// The OSK went away (crash, restart, bus name lost).
     case oskDetached
     /// The OSK's visibility as last read; repeated readings are harmless.
@@ -50,6 +52,8 @@ package enum BridgeAction: Hashable, Sendable {
     case reportVisibility(Bool)
     /// The real frame; nil: it is measured, but none is known for the screen yet.
     case reportFrame(Rect?)
+    /// How the OSK moves on the screen; nil: not known.
+    case reportAnimation(Animation?)
     case reportProblem(String?)
     /// Ask the compositor whether a full-screen window covers the OSK (answer: `.fullscreen`).
     case checkFullscreen

@@ -29,6 +29,9 @@ package struct BridgeMachine: Sendable {
     private var reportsVisibility = true
     /// insetd was told, on this link, that the frame is measured and shows confirmed (a nil frame).
     private var announcedMeasuring = false
+    private var animation: Animation?
+    /// insetd was told, on this link, how the attached OSK moves.
+    private var announcedAnimation = false
     private var hardwareApplied: Bool?
     /// What the OSK was last asked to do.
     package private(set) var applied: Bool?
@@ -85,6 +88,8 @@ package struct BridgeMachine: Sendable {
             reportedFrame = nil
             reportedProblem = nil
             announcedMeasuring = false
+            announcedAnimation = false
+            announceAnimation(&out)
             reportConfiguredFrame(&out)
             if let realFrame { report(frame: realFrame, &out) }
             announceMeasuring(&out)
@@ -98,8 +103,10 @@ package struct BridgeMachine: Sendable {
             if !shown { pendingUserHide = nil }
         case .hardwareKeyboard(let usable):
             hardwareKeyboard = usable
-        case .oskAttached(let name, let observable, let configured, let measurable, let reportsVisibility):
+        case .oskAttached(let name, let observable, let configured, let measurable, let reportsVisibility, let animation):
             self.name = name
+            if animation != self.animation { announcedAnimation = false }
+            self.animation = animation
             self.observable = observable
             self.configured = configured
             self.measurable = measurable
@@ -111,6 +118,7 @@ package struct BridgeMachine: Sendable {
             hardwareApplied = nil
             visibleSince = nil
             if nextCheck != nil { nextCheck = now }
+            announceAnimation(&out)
             reportConfiguredFrame(&out)
             announceMeasuring(&out)
         case .oskDetached:
@@ -363,6 +371,15 @@ package struct BridgeMachine: Sendable {
         guard linked, attached, measurable, observable, !announcedMeasuring else { return }
         announcedMeasuring = true
         out.append(.reportFrame(nil))
+    }
+
+    /// How the attached OSK moves, once a link (also when not known: insetd
+    /// keeps an earlier bridge's word otherwise). Before its frame, so the
+    /// first show already moves the views as the keyboard will move.
+    private mutating func announceAnimation(_ out: inout [BridgeAction]) {
+        guard linked, attached, !announcedAnimation else { return }
+        announcedAnimation = true
+        out.append(.reportAnimation(animation))
     }
 
     private var wake: Instant? {

@@ -37,6 +37,10 @@ final class InsetdLink {
         send(.oskFrame(bridge: bridge, frame: frame))
     }
 
+    func reportAnimation(bridge: String, animation: Animation?) {
+        send(.oskAnimation(bridge: bridge, animation: animation))
+    }
+
     func reportProblem(bridge: String, problem: String?) {
         send(.oskProblem(bridge: bridge, problem: problem))
     }

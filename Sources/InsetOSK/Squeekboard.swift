@@ -1,4 +1,5 @@
 import DBus
+import InsetCore
 
 /// squeekboard (Phosh): `sm.puri.OSK0` on the session bus, `SetVisible(b)` and
 /// the read-only `Visible` property, whose changes arrive as `PropertiesChanged`.
@@ -8,6 +9,9 @@ final class Squeekboard: OSKBackend {
     static let busName = "sm.puri.OSK0"
     static let path = "/sm/puri/OSK0"
     let name = "squeekboard"
+    /// It draws its layer surface whole, with no slide of its own; sway maps
+    /// it in one frame (other compositors may slide layer surfaces in).
+    func animation(onSway: Bool) -> Animation? { onSway ? Animation.none : nil }
     let usesBus = true
     private var bus: DBusConnection?
     private let setting: GnomeSetting?

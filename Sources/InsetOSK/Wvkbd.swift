@@ -3,8 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Glibc
 import DBus
+import Glibc
+import InsetCore
 
 /// wvkbd (sway/labwc kiosks, postmarketOS): no bus interface, but SIGUSR2 shows
 /// and SIGUSR1 hides it. Its process is found by `--wvkbd-pid`, a pid file, a
@@ -12,6 +13,9 @@ import DBus
 /// portrait and landscape heights (`-H`, `-L`) are the keyboard's frame.
 final class Wvkbd: OSKBackend {
     let name = "wvkbd"
+    /// It draws its layer surface whole, with no slide of its own; sway maps
+    /// it in one frame (other compositors may slide layer surfaces in).
+    func animation(onSway: Bool) -> Animation? { onSway ? Animation.none : nil }
     let usesBus = false
     private let options: BackendOptions
     private var pid: Int32?

@@ -153,6 +153,10 @@ public enum ClientMessage: Hashable, Sendable {
     /// keeps what it learned, and a show with no frame known for the
     /// orientation waits a moment for the bridge's report).
     case oskFrame(bridge: String, frame: Rect?)
+    /// How the real keyboard moves on the screen when it shows, hides or
+    /// changes size (duration 0: it appears at once); nil: the bridge does not
+    /// know, and insetd's configured animation stands.
+    case oskAnimation(bridge: String, animation: Animation?)
     /// Why the real keyboard is not on the screen though insetd shows it (it
     /// would not show; a full-screen window covers it); nil: no problem now.
     case oskProblem(bridge: String, problem: String?)
@@ -209,6 +213,7 @@ extension ClientMessage {
         case .policy(let mode): return .mode(mode)
         case .oskVisibility(_, let visible): return .command(visible ? .show : .hide)
         case .oskFrame(_, let frame): return frame.map(PipelineEvent.floatingFrame) ?? .frameAwaited(true)
+        case .oskAnimation(_, let animation): return .oskAnimation(animation)
         }
     }
 }

@@ -85,13 +85,14 @@ public enum ClientMessageDecoder {
     private struct Policy: Decodable { var mode: KeyboardMode }
     private struct OSKVisibility: Decodable { var bridge: String; var visible: Bool }
     private struct OSKFrame: Decodable { var bridge: String; var frame: WireRect? }
+    private struct OSKAnimation: Decodable { var bridge: String; var animation: WireAnimation? }
     private struct OSKProblem: Decodable { var bridge: String; var problem: String? }
 
     public static let types = [
         "hello", "register", "update", "unregister", "focus", "blur", "scroll", "transition", "dismiss",
         "subscribe", "command", "policy", "status", "devices",
         "window",
-        "oskVisibility", "oskFrame", "oskProblem",
+        "oskVisibility", "oskFrame", "oskAnimation", "oskProblem",
         "reload",
     ]
 
@@ -176,6 +177,16 @@ public enum ClientMessageDecoder {
                 throw ProtocolError(.invalidField, "oskFrame: \"frame\" must have a positive width and height, or be null", id: id)
             }
             message = .oskFrame(bridge: bridge, frame: report.frame?.rect)
+        case "oskAnimation":
+            let report = try payload(OSKAnimation.self)
+            let bridge = try bridgeName(report.bridge, id: id)
+            // The bounds of the configured keyboard.animation-ms.
+            if let animation = report.animation, !(animation.duration >= 0 && animation.duration <= 5) {
+                throw ProtocolError(.invalidField, "oskAnimation: \"animation.duration\" must be 0 to 5 seconds", id: id)
+            }
+            message = .oskAnimation(
+                bridge: bridge,
+                animation: report.animation.map { Animation(duration: .fromSeconds($0.duration), curve: $0.curve) })
         case "oskProblem":
             let report = try payload(OSKProblem.self)
             let bridge = try bridgeName(report.bridge, id: id)

@@ -63,6 +63,13 @@ extension ClientMessage {
             var object: JSONObject = ["type": "oskFrame", "bridge": .string(bridge)]
             if let frame { object["frame"] = WireRect(frame).json }
             return object
+        case .oskAnimation(let bridge, let animation):
+            // Not known: an absent `animation` says so, as null would.
+            var object: JSONObject = ["type": "oskAnimation", "bridge": .string(bridge)]
+            if let animation {
+                object["animation"] = .object(["duration": .number(animation.duration.seconds), "curve": .string(animation.curve.rawValue)])
+            }
+            return object
         case .oskProblem(let bridge, let problem):
             // No problem: an absent `problem` says so, as null would.
             var object: JSONObject = ["type": "oskProblem", "bridge": .string(bridge)]

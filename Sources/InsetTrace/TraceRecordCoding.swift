@@ -15,7 +15,7 @@ private enum Key: String, CodingKey {
     case kind, t, insetdTrace = "insetd-trace", segment, screen, configuration, keyboards, tabletMode, rememberedFrames,
         devices, writer
     case id, placement, device, on, command, source, mode, frame, awaited, client, view, field, rect, margin
-    case durationNs, reason
+    case durationNs, curve, reason
 }
 
 extension TraceRecord: Decodable {
@@ -50,7 +50,7 @@ extension TraceRecord: Decodable {
 
     /// Every event kind, for error messages.
     static let eventKinds = [
-        "attached", "detached", "tablet-mode", "command", "mode", "floating-frame", "frame-awaited", "register", "update",
+        "attached", "detached", "tablet-mode", "command", "mode", "floating-frame", "frame-awaited", "osk-animation", "register", "update",
         "unregister", "client-gone", "focus", "blur", "scroll", "transition", "dismiss",
     ]
 
@@ -70,6 +70,12 @@ extension TraceRecord: Decodable {
         case "mode": event = .mode(try c.decode(KeyboardMode.self, forKey: .mode))
         case "floating-frame": event = .floatingFrame(try c.decodeIfPresent(WireRect.self, forKey: .frame)?.rect)
         case "frame-awaited": event = .frameAwaited(try c.decode(Bool.self, forKey: .awaited))
+        case "osk-animation":
+            // No duration: the bridge said it does not know (the configured animation stands).
+            event = .oskAnimation(
+                try c.decodeIfPresent(Int64.self, forKey: .durationNs).map {
+                    Animation(duration: .nanoseconds($0), curve: try c.decode(AnimationCurve.self, forKey: .curve))
+                })
         case "register", "update":
             let wire = try c.decode(WireView.self, forKey: .view)
             let id = ViewID(client: try client(), name: wire.view)

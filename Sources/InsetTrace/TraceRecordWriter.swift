@@ -72,6 +72,12 @@ extension TraceRecord {
         case .mode(let mode): return [kind("mode"), ("mode", { $0.string(mode.rawValue) })]
         case .floatingFrame(let frame): return [kind("floating-frame")] + (frame.map { [rect("frame", $0)] } ?? [])
         case .frameAwaited(let awaited): return [kind("frame-awaited"), ("awaited", { $0.bool(awaited) })]
+        case .oskAnimation(let animation):
+            return [kind("osk-animation")]
+                + (animation.map { animation in
+                    [("durationNs", { $0.integer(Int(animation.duration.totalNanoseconds)) }),
+                     ("curve", { $0.string(animation.curve.rawValue) })]
+                } ?? [])
         case .register(let id, let description), .update(let id, let description):
             let name = if case .register = event { "register" } else { "update" }
             let view = WireView(view: id.name, description: description).jsonFields()

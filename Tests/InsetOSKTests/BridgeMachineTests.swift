@@ -44,7 +44,9 @@ import Testing
         var machine = BridgeMachine()
         for line in lines {
             let step = machine.handle(line.event, now: .milliseconds(line.ms))
-            #expect(step.actions == line.actions, "at \(line.ms) ms, \(line.event)")
+            // What the OSK's animation is told once a link has its own tests (BridgeAnimationTests).
+            let actions = step.actions.filter { if case .reportAnimation = $0 { false } else { true } }
+            #expect(actions == line.actions, "at \(line.ms) ms, \(line.event)")
             #expect(step.wake == line.wake.map { .milliseconds($0) }, "wake at \(line.ms) ms, \(line.event)")
         }
     }

@@ -194,3 +194,54 @@ class ScreenWindowViewport(unittest.TestCase):
         finally:
             self.assertEqual(daemon.stop(), 0)
 
+
+    def test_heights_reported_out_of_step_never_pad_a_window_shrunk_away_from_the_keyboard(self):
+        """Chromium on Wayland reports a resized window's inner and outer
+        heights out of step, in either order (seen under load: the outer
+        shrunk with the inner not yet, then the inner shrunk with the outer
+        back at its old value). The heights are replayed here as the page saw
+        them; the estimated top (screenY + outer - inner) must not put the
+        viewport under the keyboard for any of them."""
+        daemon = Daemon(free_port(), origins=[self.origin])
+        try:
+            # A 56 px bar over a 788 px viewport: the viewport is 56..844, the
+            # keyboard (508..844) covers 336 of it.
+            page = self.open(daemon, 788, window=844)
+            page.focus("#f9")
+            page.wait_for_function("() => document.body.style.paddingBottom === '336px'", timeout=5000)
+            page.wait_for_function("() => ![...insetd.views.values()].some((v) => v.animating)", timeout=5000)
+            page.evaluate("""() => { window.paddings = [];
+                window.heights = (inner, outer) => {
+                    Object.defineProperty(window, 'innerHeight', { value: inner, configurable: true });
+                    Object.defineProperty(window, 'outerHeight', { value: outer, configurable: true });
+                    insetd.viewportResized();
+                    paddings.push(document.body.style.paddingBottom);
+                }; }""")
+            # The compositor shrinks the window to end at the keyboard's top
+            # (outer 508, viewport 56..508: nothing covered). First the outer
+            # height alone: the estimate says y 0 (outer < inner), the viewport
+            # 0..788, 280 covered; the settled 56..844 is a candidate too: 280.
+            page.evaluate("() => heights(788, 508)")
+            # Then the inner alone, the outer back at 844: the estimate says
+            # y 392 (392..844, 336 covered), the settled top 56..508 nothing.
+            page.evaluate("() => heights(452, 844)")
+            # Then both: y 56, 56..508, nothing covered.
+            page.evaluate("() => heights(452, 508)")
+            self.assertEqual(page.evaluate("() => paddings"), ["280px", "", ""])
+            # insetd, told of the window at each frame (a window report per
+            # frame), never pads it again: an adjustment laid out for y 392
+            # is cut to what the smaller place shows.
+            page.wait_for_timeout(400)
+            self.assertEqual(page.evaluate("() => document.body.style.paddingBottom"), "")
+            # An estimate that holds its new place for 2 s is taken: the
+            # inner-only report again (y 392, 336 covered there, nothing at
+            # the settled 56) pads nothing at first, then 336 once the doubt
+            # ran out, with no further event from the page.
+            page.evaluate("() => heights(452, 844)")
+            self.assertEqual(page.evaluate("() => document.body.style.paddingBottom"), "")
+            page.wait_for_timeout(1500)
+            self.assertEqual(page.evaluate("() => document.body.style.paddingBottom"), "")
+            page.wait_for_function("() => document.body.style.paddingBottom === '336px'", timeout=3000)
+            page.close()
+        finally:
+            self.assertEqual(daemon.stop(), 0)

@@ -83,6 +83,15 @@ public enum ScenarioParser {
         case "float":
             let value = try args.word("rect or off")
             event = .pipeline(.floatingFrame(value == "off" ? nil : try ScenarioValues.rect(value)))
+        case "osk-animation":
+            // `osk-animation 0ms linear`, `osk-animation 150ms easeOut`, `osk-animation off`
+            let value = try args.word("duration or off")
+            if value == "off" {
+                event = .pipeline(.oskAnimation(nil))
+            } else {
+                let duration = try ScenarioValues.duration(value)
+                event = .pipeline(.oskAnimation(Animation(duration: duration, curve: try ScenarioValues.choice(args.word("curve")))))
+            }
         case "await-frame":
             event = .pipeline(.frameAwaited(try ScenarioValues.flag(args.word("on|off"))))
         case "register": event = .register(try ScenarioValues.view(args.word("view")), fields: try args.fields())
