@@ -9,7 +9,10 @@ those, whichever app drew them, so one rule decides every frame:
     app's window at that frame (+1 px): a wrong frame, and the cycle fails;
   - once the keyboard is on the screen, the focused field is above it: frames
     with the field covered are counted, as is the time from the keyboard
-    confirmed up to the first frame with the field visible.
+    confirmed up to the first frame with the field visible;
+  - P6 (issue 35): where the OSK's own log says when it drew the keyboard
+    (scripts/osk/osk_surface.py), the time from that to the first frame the
+    app drew after it with the field above the keyboard.
 """
 from collections import namedtuple
 
@@ -59,8 +62,9 @@ class CellJudge:
         self.frames = self.excess = self.after_blur = self.told = self.covered = 0
         self.peak = 0.0
         self.visible_after = []
+        self.drawn_to_visible = []
 
-    def cycle(self, frames, zone, base_viewport, app_window, up_at, blurred_at, gone_at):
+    def cycle(self, frames, zone, base_viewport, app_window, up_at, blurred_at, gone_at, drawn_at=None):
         """Judges one focus/blur cycle's frames; returns the wrong frames'
         descriptions (empty: every frame right).
 
@@ -71,9 +75,12 @@ class CellJudge:
         window the compositor shrinks the window by the zone, so a shrunk
         viewport is covered by nothing; in full screen (or before the shrink)
         the keyboard covers its height of it while up.
+
+        `drawn_at`: when the OSK drew the keyboard (its own log); the first
+        frame after it with the field above the keyboard is P6's end.
         """
         slack = FRAME_MS / 1000
-        wrong, visible_at = [], None
+        wrong, visible_at, shown_at = [], None, None
 
         def when(t):
             return (f"{(t - up_at) * 1000:+.0f} ms from up" if up_at and t < blurred_at
@@ -81,6 +88,9 @@ class CellJudge:
 
         for f in frames:
             shrunk = app_window and base_viewport is not None and f.viewport < base_viewport - 0.5
+            if drawn_at is not None and shown_at is None and drawn_at <= f.t < blurred_at \
+                    and f.field_bottom <= f.viewport - (0 if shrunk else zone) + 1:
+                shown_at = f.t
             up = up_at is not None and up_at + slack < f.t < blurred_at
             if shrunk or (gone_at is not None and f.t > gone_at + slack):
                 allowed = 0
@@ -106,10 +116,15 @@ class CellJudge:
         self.frames += len(frames)
         if visible_at is not None and up_at is not None:
             self.visible_after.append(max(0.0, (visible_at - up_at) * 1000))
+        if shown_at is not None:
+            self.drawn_to_visible.append((shown_at - drawn_at) * 1000)
         return wrong
 
     def summary(self):
         v50, v99 = percentile(self.visible_after, 0.5), percentile(self.visible_after, 0.99)
+        d50, d99 = percentile(self.drawn_to_visible, 0.5), percentile(self.drawn_to_visible, 0.99)
+        p6 = (f", OSK drawn -> field visible (P6) p50 {d50:.0f} ms p99 {d99:.0f} ms (n={len(self.drawn_to_visible)})"
+              if d50 is not None else "")
         return (f"frames {self.frames}: inset over {self.excess} ({self.after_blur} after blur; peak {self.peak:g} px), "
                 f"told of more keyboard {self.told}, field covered {self.covered}"
-                + (f", up -> field visible p50 {v50:.0f} ms p99 {v99:.0f} ms" if v50 is not None else ""))
+                + (f", up -> field visible p50 {v50:.0f} ms p99 {v99:.0f} ms" if v50 is not None else "") + p6)

@@ -1,0 +1,66 @@
+"""When the OSK's keyboard was drawn, read from the OSK's own Wayland log.
+
+scripts/kiosk-test starts squeekboard and wvkbd with WAYLAND_DEBUG=client:
+libwayland then writes every request the OSK makes, stamped with the wall
+clock (libwayland 1.21: microseconds since the epoch, truncated to 32 bits,
+printed as milliseconds). The keyboard is drawn with the first commit of a
+buffer to its layer surface's wl_surface after that surface was made: the
+compositor shows it at its next frame. The exclusive zone comes with the
+surface's first commit, before any buffer (squeekboard: 80 ms before it drew,
+seen here), which is why the compositor shrinks a window before the keyboard
+is on the screen. A destroyed layer surface (or a null buffer) is the
+keyboard gone.
+
+Only the OSK's requests are read, and the test types nothing: the log holds
+no keystroke (it is in the run's directory, removed with it).
+"""
+import re
+
+LINE = re.compile(r"^\[\s*(\d+)\.(\d{3})\]\s+->\s+(\w+)@(\d+)\.(\w+)\((.*)\)\s*$")
+WRAP = 2 ** 32  # the stamp's microseconds wrap here (about 71.6 minutes)
+
+
+def wall_time(stamp_us, reference):
+    """The stamp as seconds since the epoch: the latest time at or before
+    `reference` (a wall-clock time after the line was written) that has it."""
+    now_us = int(reference * 1e6)
+    candidate = now_us - (now_us % WRAP) + stamp_us
+    if candidate > now_us:
+        candidate -= WRAP
+    return candidate / 1e6
+
+
+def drawn_times(path, reference):
+    """The times (seconds since the epoch) the OSK drew its keyboard, in order."""
+    try:
+        with open(path, errors="replace") as f:
+            lines = f.readlines()
+    except OSError:
+        return []
+    layer_surfaces = set()  # wl_surface ids that are layer surfaces now
+    attached, shown, drawn = set(), set(), []
+    for line in lines:
+        m = LINE.match(line)
+        if not m:
+            continue
+        stamp_us = int(m.group(1)) * 1000 + int(m.group(2))
+        interface, oid, request, args = m.group(3), m.group(4), m.group(5), m.group(6)
+        if interface == "zwlr_layer_shell_v1" and request == "get_layer_surface":
+            surface = re.search(r"wl_surface@(\d+)", args)
+            if surface:
+                layer_surfaces.add(surface.group(1))
+                attached.discard(surface.group(1))
+                shown.discard(surface.group(1))
+        elif interface == "wl_surface" and oid in layer_surfaces:
+            if request == "attach":
+                (attached.discard if args.startswith("nil") else attached.add)(oid)
+                if args.startswith("nil"):
+                    shown.discard(oid)
+            elif request == "commit" and oid in attached and oid not in shown:
+                shown.add(oid)
+                drawn.append(wall_time(stamp_us, reference))
+            elif request == "destroy":
+                layer_surfaces.discard(oid)
+                attached.discard(oid)
+                shown.discard(oid)
+    return drawn
