@@ -10,28 +10,10 @@ import Testing
 /// client in the keyboard's notifications, instead of the configured
 /// animation; "not known" brings the configured one back, and a bridge that
 /// leaves does not take its word with it (the OSK it drove still moves so).
-@Suite struct OSKAnimationReportTests {
-    typealias Outbox = DaemonCoreRoutingTests.RecordingOutbox
-    let outbox = Outbox()
-    let core: DaemonCore
-    let bridge = ClientID("c1")
-    let app = ClientID("c2")
+extension OSKBridgeReportTests {
     /// The defaults' animation (docs/insetd.yaml.5: 250 ms, easeInOut).
     static let configured = Animation(duration: .milliseconds(250), curve: .easeInOut)
-
-    init() throws {
-        core = try DaemonCore(configuration: .defaults, outbox: outbox, clock: { .zero }, logger: Logger(label: "test"))
-        for client in [bridge, app] {
-            outbox.join(client)
-            core.handle(.server(.joined(client, version: 1, id: nil)))
-            _ = try outbox.take(client)
-        }
-    }
-
-    func request(_ client: ClientID, _ message: ClientMessage, id: RequestID? = .number(1)) throws -> [DaemonMessage] {
-        core.handle(.server(.request(client, ClientRequest(id: id, message: message))))
-        return try outbox.take(client)
-    }
+    var app: ClientID { other }
 
     /// The animations of the keyboard notifications `app` gets for a show (the
     /// clock stands still: an earlier movement's completion comes first, then

@@ -6,7 +6,10 @@ import hashlib
 import json
 import os
 import shutil
-import socket
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "osk"))
+from kiosk_session import insetd_status  # noqa: E402
 
 
 def assemble(root, directory, ws_port):
@@ -41,17 +44,5 @@ def extension_id(manifest_path):
 
 def insetd_clients(path):
     """How many clients insetd has (the asking one included), from `status`."""
-    with socket.socket(socket.AF_UNIX) as s:
-        s.settimeout(3)
-        s.connect(path)
-        s.sendall(b'{"type":"hello","version":1,"client":"extension-test"}\n{"type":"status","id":1}\n')
-        buffer = b""
-        while True:
-            chunk = s.recv(65536)
-            if not chunk:
-                return None
-            buffer += chunk
-            for line in buffer.split(b"\n")[:-1]:
-                message = json.loads(line)
-                if message.get("type") == "status":
-                    return message["clients"]
+    status = insetd_status(path, "extension-test")
+    return status and status["clients"]

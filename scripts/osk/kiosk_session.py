@@ -184,12 +184,13 @@ def white_fraction(ppm, top, bottom):
     return white / count
 
 
-def insetd_state(path):
-    """insetd's `status` state, over its Unix socket."""
+def insetd_status(path, client="kiosk-test"):
+    """insetd's answer to `status` (its state, clients and views), over its
+    Unix socket; None when it closes first."""
     with socket.socket(socket.AF_UNIX) as s:
         s.settimeout(3)
         s.connect(path)
-        s.sendall(b'{"type":"hello","version":1,"client":"kiosk-test"}\n{"type":"status","id":1}\n')
+        s.sendall(b'{"type":"hello","version":1,"client":"%s"}\n{"type":"status","id":1}\n' % client.encode())
         buffer = b""
         while True:
             chunk = s.recv(65536)
@@ -199,4 +200,10 @@ def insetd_state(path):
             for line in buffer.split(b"\n")[:-1]:
                 message = json.loads(line)
                 if message.get("type") == "status":
-                    return message["state"]
+                    return message
+
+
+def insetd_state(path):
+    """insetd's `status` state, over its Unix socket."""
+    status = insetd_status(path)
+    return status and status["state"]
