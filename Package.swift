@@ -27,9 +27,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        // No traits: the default JSON trait imports all of Foundation (JSONSerialization),
-        // which the daemon otherwise does without (see docs/PERFORMANCE.md, memory).
-        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: []),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
@@ -82,7 +79,6 @@ let package = Package(
             name: "InsetDaemon",
             dependencies: [
                 "InsetCore", "InsetInput", "InsetProtocol", "InsetServer", "InsetSocket", "InsetTrace",
-                .product(name: "Configuration", package: "swift-configuration"),
                 "CLibyaml", "CConcurrencyHook",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,5 +1,3 @@
-import Configuration
-
 /// The checks that make a configuration file strict: every key must be one
 /// insetd reads, given once, with a section where a section belongs and a value
 /// where a value belongs. A misspelt key would otherwise be ignored and its
@@ -52,8 +50,8 @@ extension ConfigurationValues {
 
     /// `keyboard:` with nothing under it (every key commented out) is an empty
     /// section, not a value.
-    static func isNull(reader: ConfigReader, key: String) -> Bool {
-        guard let text = reader.string(forKey: ConfigKey(key)) else { return false }
+    static func isNull(reader: ConfigFileReader, key: String) -> Bool {
+        guard let text = reader.string(forKey: key) else { return false }
         return ["", "~", "null", "Null", "NULL"].contains(text)
     }
 

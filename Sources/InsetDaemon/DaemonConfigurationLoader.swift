@@ -1,4 +1,3 @@
-import Configuration
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,33 +7,46 @@ import InsetCore
 import InsetInput
 import Logging
 import Glibc
-import SystemPackage
 
-/// Reads a `DaemonConfiguration` from a YAML file with swift-configuration.
-/// Missing keys keep their defaults; wrong values are collected, never guessed.
+/// Reads a `DaemonConfiguration` from a YAML file (`YAMLConfigSnapshot`, read
+/// through `ConfigFileReader`). Missing keys keep their defaults; wrong values
+/// are collected, never guessed.
 package enum DaemonConfigurationLoader {
     package static func load(path: String) async throws(ConfigurationError) -> DaemonConfiguration {
-        // Opened here first for a clear reason (errno) when the file is missing
-        // or unreadable, which the provider would report less plainly.
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
-            throw ConfigurationError(
-                source: path, problems: [.init(key: "(file)", value: path, why: "cannot be read: \(reason)")])
-        }
-        close(fd)
-        let provider: FileProvider<YAMLConfigSnapshot>
-        do {
-            provider = try await FileProvider<YAMLConfigSnapshot>(filePath: FilePath(path))
+        let bytes = try contents(of: path)
+        let snapshot: YAMLConfigSnapshot
+        do throws(YAMLError) {
+            snapshot = try YAMLConfigSnapshot(data: bytes.span.bytes)
         } catch {
             throw ConfigurationError(
                 source: path, problems: [.init(key: "(file)", value: path, why: "cannot be read as YAML: \(oneLine(error))")])
         }
-        let layout = (provider.snapshot() as? YAMLConfigSnapshot)?.layout
-        return try read(ConfigReader(provider: provider), source: path, layout: layout)
+        return try read(ConfigFileReader(snapshot: snapshot), source: path, layout: snapshot.layout)
     }
 
-    static func read(_ reader: ConfigReader, source: String, layout: YAMLLayout? = nil) throws(ConfigurationError)
+    /// The whole file, or the reason (errno) it cannot be read.
+    static func contents(of path: String) throws(ConfigurationError) -> [UInt8] {
+        func unreadable() -> ConfigurationError {
+            let reason = String(cString: strerror(errno))
+            return ConfigurationError(source: path, problems: [.init(key: "(file)", value: path, why: "cannot be read: \(reason)")])
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw unreadable() }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count == 0 { return bytes }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw unreadable()
+            }
+            bytes += chunk[..<count]
+        }
+    }
+
+    static func read(_ reader: ConfigFileReader, source: String, layout: YAMLLayout? = nil) throws(ConfigurationError)
         -> DaemonConfiguration
     {
         var values = ConfigurationValues(reader: reader, layout: layout)
@@ -110,20 +122,20 @@ struct ConfigurationValueError: Error {
 /// Typed reads that record a problem instead of silently falling back when a
 /// value is present but unusable.
 struct ConfigurationValues {
-    let reader: ConfigReader
+    let reader: ConfigFileReader
     let layout: YAMLLayout?
     var problems: [ConfigurationError.Problem] = []
     /// Every key the loader reads: the schema, in one place (the reads).
     var known: [String] = []
 
-    init(reader: ConfigReader, layout: YAMLLayout?) {
+    init(reader: ConfigFileReader, layout: YAMLLayout?) {
         self.reader = reader
         self.layout = layout
     }
 
     private mutating func raw(_ key: String) -> String? {
         if !known.contains(key) { known.append(key) }
-        return reader.string(forKey: ConfigKey(key)) ?? reader.stringArray(forKey: ConfigKey(key))?.description
+        return reader.string(forKey: key) ?? reader.stringArray(forKey: key)?.description
     }
 
     private mutating func problem(_ key: String, _ why: String) {
@@ -134,7 +146,7 @@ struct ConfigurationValues {
     mutating func number(_ setting: ConfigurationKey, default value: Double, in range: ClosedRange<Double>) -> Double {
         let key = setting.rawValue
         guard raw(key) != nil else { return value }
-        guard let number = reader.double(forKey: ConfigKey(key)) else {
+        guard let number = reader.double(forKey: key) else {
             problem(key, "is not a number")
             return value
         }
@@ -148,7 +160,7 @@ struct ConfigurationValues {
     mutating func integer(_ setting: ConfigurationKey, default value: Int, in range: ClosedRange<Int>) -> Int {
         let key = setting.rawValue
         guard raw(key) != nil else { return value }
-        guard let number = reader.int(forKey: ConfigKey(key)) else {
+        guard let number = reader.int(forKey: key) else {
             problem(key, "is not a whole number")
             return value
         }
@@ -178,7 +190,7 @@ struct ConfigurationValues {
     mutating func flag(_ setting: ConfigurationKey, default value: Bool) -> Bool {
         let key = setting.rawValue
         guard raw(key) != nil else { return value }
-        guard let flag = reader.bool(forKey: ConfigKey(key)) else {
+        guard let flag = reader.bool(forKey: key) else {
             problem(key, "is not true or false")
             return value
         }
@@ -199,7 +211,7 @@ struct ConfigurationValues {
     mutating func list<T>(_ setting: ConfigurationKey, default value: [T], _ parse: (String) throws(ConfigurationValueError) -> T) -> [T] {
         let key = setting.rawValue
         guard raw(key) != nil else { return value }
-        guard let items = reader.stringArray(forKey: ConfigKey(key)) else {
+        guard let items = reader.stringArray(forKey: key) else {
             problem(key, "is not a list")
             return value
         }

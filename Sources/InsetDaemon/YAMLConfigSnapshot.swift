@@ -1,33 +1,24 @@
-import Configuration
-
-/// A YAML configuration file as swift-configuration sees it: nested mappings
-/// become dotted keys (`keyboard.mode`), values are scalars or lists of scalars.
+/// A YAML configuration file as the loader reads it: nested mappings become
+/// dotted keys (`keyboard.mode`), values are scalars or lists of scalars, and
+/// `value(forKey:type:)` converts one to the type asked for (`ConfigFileReader`).
 ///
-/// Why not the library's `YAMLSnapshot`: it needs Yams and so Foundation, for one
-/// read of a small file (see `YAMLNode`). The rules are the same as that
-/// snapshot's: YAML 1.1 resolution of plain scalars —
+/// Why not Yams: it needs Foundation, for one read of a small file (see
+/// `YAMLNode`). The rules are YAML 1.1's resolution of plain scalars —
 /// `yes`/`on`/`true` are booleans, `0x1F`, `0o17`, `017` and `0b101` integers,
 /// `_` a digit separator, `.inf` and `.nan` doubles — and quoted scalars are
 /// always strings.
-struct YAMLConfigSnapshot: FileConfigSnapshot {
-    /// There is nothing to choose; `FileProvider` needs the type.
-    struct ParsingOptions: FileParsingOptions {
-        static var `default`: Self { .init() }
-    }
-
+struct YAMLConfigSnapshot: Sendable {
     enum Value: Sendable, Equatable {
         case scalar(YAMLNode.Scalar)
         case sequence([YAMLNode.Scalar])
     }
 
-    let providerName: String
     let values: [String: Value]
     /// Where each dotted key's value starts, and each list item, for errors.
     let layout: YAMLLayout
 
-    init(data: RawSpan, providerName: String, parsingOptions: ParsingOptions) throws {
+    init(data: RawSpan) throws(YAMLError) {
         let root = try data.withUnsafeBytes { (bytes) throws(YAMLError) in try YAMLNode.parse(bytes) }
-        self.providerName = providerName
         var layout = YAMLLayout()
         self.values = try root.map { (root) throws(YAMLError) in try Self.flatten(root, layout: &layout) } ?? [:]
         self.layout = layout
@@ -86,13 +77,14 @@ struct YAMLConfigSnapshot: FileConfigSnapshot {
         return values
     }
 
-    func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
-        let name = key.components.joined(separator: ".")
-        guard let value = values[name] else { return LookupResult(encodedKey: name, value: nil) }
+    /// The value of a dotted key as `type`: nil when the key is absent, an
+    /// error when its value is not one.
+    func value(forKey key: String, type: ConfigType) throws(YAMLError) -> ConfigContent? {
+        guard let value = values[key] else { return nil }
         guard let content = Self.content(value, as: type) else {
-            throw YAMLError(description: "\(name) is not a \(type)")
+            throw YAMLError(description: "\(key) is not a \(type)")
         }
-        return LookupResult(encodedKey: name, value: ConfigValue(content, isSecret: false))
+        return content
     }
 
     /// The value as `type`, nil when it is not one.
@@ -107,7 +99,7 @@ struct YAMLConfigSnapshot: FileConfigSnapshot {
         case (.sequence(let items), .doubleArray): return all(items, YAMLScalar.double).map { .doubleArray($0) }
         case (.sequence(let items), .boolArray): return all(items, YAMLScalar.bool).map { .boolArray($0) }
         default:
-            // Scalars as lists, lists as scalars, and bytes (insetd reads none).
+            // Scalars as lists, lists as scalars.
             return nil
         }
     }
@@ -119,13 +111,6 @@ struct YAMLConfigSnapshot: FileConfigSnapshot {
             result.append(converted)
         }
         return result
-    }
-
-    var description: String { "\(providerName)[\(values.count) values]" }
-
-    var debugDescription: String {
-        let shown = values.keys.sorted().map { "\($0)=\(values[$0]!)" }.joined(separator: ", ")
-        return "\(providerName)[\(values.count) values: \(shown)]"
     }
 }
 

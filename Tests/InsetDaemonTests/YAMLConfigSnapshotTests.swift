@@ -1,4 +1,3 @@
-import Configuration
 import Testing
 
 @testable import InsetDaemon
@@ -8,7 +7,7 @@ import Testing
 @Suite struct YAMLConfigSnapshotTests {
     static func snapshot(_ text: String) throws -> YAMLConfigSnapshot {
         let bytes = Array(text.utf8)
-        return try YAMLConfigSnapshot(data: bytes.span.bytes, providerName: "test", parsingOptions: .default)
+        return try YAMLConfigSnapshot(data: bytes.span.bytes)
     }
 
     static func parseError(_ text: String) -> String? {
@@ -85,15 +84,15 @@ import Testing
 
     @Test func lookupsConvertOrThrow() throws {
         let snapshot = try Self.snapshot("n: 0x20\nq: \"5\"\nflags: [yes, off]\n")
-        #expect(try snapshot.value(forKey: AbsoluteConfigKey(["n"]), type: .int).value?.content == .int(32))
-        #expect(try snapshot.value(forKey: AbsoluteConfigKey(["q"]), type: .string).value?.content == .string("5"))
-        #expect(try snapshot.value(forKey: AbsoluteConfigKey(["flags"]), type: .boolArray).value?.content == .boolArray([true, false]))
-        #expect(try snapshot.value(forKey: AbsoluteConfigKey(["missing"]), type: .int).value == nil)
+        #expect(try snapshot.value(forKey: "n", type: .int) == .int(32))
+        #expect(try snapshot.value(forKey: "q", type: .string) == .string("5"))
+        #expect(try snapshot.value(forKey: "flags", type: .boolArray) == .boolArray([true, false]))
+        #expect(try snapshot.value(forKey: "missing", type: .int) == nil)
         #expect(throws: YAMLError(description: "q is not a int")) {
-            try snapshot.value(forKey: AbsoluteConfigKey(["q"]), type: .int)
+            try snapshot.value(forKey: "q", type: .int)
         }
         #expect(throws: YAMLError(description: "n is not a stringArray")) {
-            try snapshot.value(forKey: AbsoluteConfigKey(["n"]), type: .stringArray)
+            try snapshot.value(forKey: "n", type: .stringArray)
         }
     }
 
@@ -118,7 +117,7 @@ import Testing
     @Test func invalidUTF8NamesTheByte() {
         let bytes: [UInt8] = Array("a: ".utf8) + [0xFF] + Array("\n".utf8)
         #expect(throws: YAMLError(description: "invalid leading UTF-8 octet at byte 3")) {
-            try YAMLConfigSnapshot(data: bytes.span.bytes, providerName: "test", parsingOptions: .default)
+            try YAMLConfigSnapshot(data: bytes.span.bytes)
         }
     }
 

@@ -6,12 +6,11 @@
 //   library-floor --socket PATH
 //
 // Same as insetd: Swift concurrency on NIO's one event loop; the command line
-// parsed by swift-argument-parser; a value read through swift-configuration;
-// one JSON message decoded (FoundationEssentials); a log line (swift-log); a
-// Unix socket served by SwiftNIO until SIGTERM (insetd's own service group is
-// its code, not a library). Each client gets "ready\n" when it connects.
+// parsed by swift-argument-parser; one JSON message decoded
+// (FoundationEssentials); a log line (swift-log); a Unix socket served by
+// SwiftNIO until SIGTERM (insetd's own service group and configuration reader
+// are its code, not libraries). Each client gets "ready\n" when it connects.
 import ArgumentParser
-import Configuration
 import Dispatch
 import FoundationEssentials
 import Glibc
@@ -24,10 +23,8 @@ struct LibraryFloor: AsyncParsableCommand {
     var socket: String
 
     func run() async throws {
-        let config = ConfigReader(provider: InMemoryProvider(values: ["log-level": "info"]))
-        let level = Logger.Level(rawValue: config.string(forKey: "log-level") ?? "info") ?? .info
         var logger = Logger(label: "library-floor")
-        logger.logLevel = level
+        logger.logLevel = .info
         struct Hello: Decodable { var type: String; var version: Int }
         let hello = try JSONDecoder().decode(Hello.self, from: Data(#"{"type":"hello","version":1}"#.utf8))
 
