@@ -4,7 +4,7 @@
 //   const kb = connect({ emulate: true });
 //   kb.addEventListener("geometrychange", () => console.log(kb.boundingRect));
 //
-// An ES module (with three parts of its own beside it) with no dependencies
+// An ES module (with five parts of its own beside it) with no dependencies
 // and no build step. It speaks insetd's protocol (docs/PROTOCOL.md) over the
 // WebSocket the module was loaded from: registers the document's scroller and
 // every [data-insetd-view] element as views, reports focus, viewport changes
@@ -24,12 +24,16 @@
 // whole story.
 //
 // The module's parts: insetd-geometry.js (coordinates, curves, editable
-// fields), insetd-view.js (one scroll view), insetd-panel.js (the emulated
-// keyboard), all loaded from where this module was.
+// fields), insetd-viewport.js (where the viewport is on the screen at this
+// frame), insetd-listeners.js (the page's events it reports), insetd-view.js
+// (one scroll view), insetd-panel.js (the emulated keyboard), all loaded from
+// where this module was.
 
+import { PageListeners } from "./insetd-listeners.js";
 import { EmulatedKeyboard } from "./insetd-panel.js";
 import { View } from "./insetd-view.js";
-import { inViewport, isEditable, measureSafeArea, measureScreen, measureWindow } from "./insetd-geometry.js";
+import { isEditable, measureSafeArea, measureScreen } from "./insetd-geometry.js";
+import { Viewport } from "./insetd-viewport.js";
 
 export { isEditable };
 
@@ -37,9 +41,6 @@ const DOCUMENT_VIEW = "document";
 /// How long after a blur a resize may only take keyboard away, if insetd has
 /// not spoken of the keyboard since (its hide, or a keyboard kept up).
 const BLUR_HOLD_MS = 500;
-/// How long an inner height that changed without the outer one leaves the
-/// viewport's top in doubt (`viewportNow`).
-const DOUBT_MS = 2000;
 
 /// The keyboard as the page sees it, and the connection to insetd.
 export class InsetdKeyboard extends EventTarget {
@@ -60,13 +61,12 @@ export class InsetdKeyboard extends EventTarget {
     this.nextId = 1;
     this.safeArea = { top: 0, left: 0, bottom: 0, right: 0 };
     this.screen = null; // the output's size as insetd was last told
-    this.window = null; // the viewport's frame on the screen as insetd was last told
     this.keyboardFrame = null; // the keyboard in screen coordinates, as insetd says
     this.pendingUpdate = 0;
-    this.scrollTimers = new Map();
     this.panel = options.emulate ? new EmulatedKeyboard() : null;
+    this.viewport = new Viewport(options.origin, () => this.scheduleUpdate());
     this.setGeometry(null, null);
-    this.installListeners();
+    this.listeners = new PageListeners(this);
     this.open();
   }
 
@@ -110,11 +110,11 @@ export class InsetdKeyboard extends EventTarget {
     for (const view of this.views.values()) view.reset();
     this.setGeometry(null, null);
     // Nothing of it stays behind in the page: no listener, observer or frame.
-    this.listening.abort();
-    this.resizeObserver.disconnect();
+    this.listeners.stop();
     cancelAnimationFrame(this.pendingUpdate);
     this.pendingUpdate = 0;
-    for (const timer of [this.doubtTimer, this.retryTimer, this.holdTimer, ...this.scrollTimers.values()]) clearTimeout(timer);
+    this.viewport.close();
+    for (const timer of [this.retryTimer, this.holdTimer]) clearTimeout(timer);
   }
 
   send(message) {
@@ -147,7 +147,7 @@ export class InsetdKeyboard extends EventTarget {
         const hidden = message.phase === "willHide" || message.phase === "didHide";
         this.keyboardFrame = hidden ? null : message.end;
         // The viewport as it is now: a window report may still be on its way.
-        this.setGeometry(this.keyboardInViewport(), message);
+        this.setGeometry(this.viewport.keyboardPart(this.keyboardFrame), message);
         this.clampViews();
         if (this.state) this.state.keyboard = hidden ? undefined : message.end;
         break;
@@ -180,12 +180,12 @@ export class InsetdKeyboard extends EventTarget {
   resync() {
     this.safeArea = measureSafeArea();
     this.screen = null;
-    this.window = null;
+    this.viewport.reported = null;
     // A keyboard already up (another client's field) is what the page sees at once.
     this.keyboardFrame = this.state?.keyboard ?? null;
     this.sendScreen(0);
     this.sendWindow();
-    this.setGeometry(this.keyboardInViewport(), null);
+    this.setGeometry(this.viewport.keyboardPart(this.keyboardFrame), null);
     if (this.options.views !== false) this.addView(DOCUMENT_VIEW, document.documentElement, true);
     for (const element of document.querySelectorAll("[data-insetd-view]")) this.addElementView(element);
     for (const view of this.views.values()) this.describe(view, "register");
@@ -208,8 +208,7 @@ export class InsetdKeyboard extends EventTarget {
   addElementView(element, given) {
     const name = given ?? (element.dataset.insetdView || element.id || `view${this.views.size}`);
     const view = this.addView(name, element);
-    this.resizeObserver.observe(element);
-    for (const child of element.children) this.resizeObserver.observe(child);
+    this.listeners.observe(element);
     return view;
   }
 
@@ -248,7 +247,7 @@ export class InsetdKeyboard extends EventTarget {
   /// the compositor grows back has lost the keyboard it made room for, though
   /// insetd's hide may still be on its way.
   followViewport() {
-    const part = this.keyboardInViewport();
+    const part = this.viewport.keyboardPart(this.keyboardFrame);
     const held = this.blurredAt !== null && performance.now() - this.blurredAt < BLUR_HOLD_MS;
     if (!held || (part?.height ?? 0) <= this.boundingRect.height) this.setGeometry(part, null);
     this.clampViews(held);
@@ -289,76 +288,19 @@ export class InsetdKeyboard extends EventTarget {
   /// Where the viewport is on the screen, when it moved or changed size (the
   /// caller clips the keyboard the page sees to it again: `followViewport`).
   sendWindow() {
-    const window = measureWindow(this.options.origin);
-    const known = this.window;
-    if (known && known.x === window.x && known.y === window.y && known.width === window.width &&
-        known.height === window.height) return;
-    this.window = window;
-    this.send({ type: "window", frame: window });
+    const window = this.viewport.moved();
+    if (window) this.send({ type: "window", frame: window });
+  }
+
+  /// The viewport's frame on the screen as insetd was last told.
+  get window() {
+    return this.viewport.reported;
   }
 
   /// How much of `view` the keyboard covers on the screen now, from what
   /// insetd said of the keyboard and where the view is at this frame.
   coveredOf(view) {
-    let least = Infinity;
-    for (const window of this.viewportNow()) {
-      const keyboard = inViewport(this.keyboardFrame, window);
-      if (!keyboard) return 0;
-      const r = view.isDocument ? { x: 0, y: 0, width: window.width, height: window.height }
-        : view.element.getBoundingClientRect();
-      least = Math.min(least, inViewport(keyboard, r)?.height ?? 0);
-    }
-    return least;
-  }
-
-  /// Where the viewport may be on the screen at this frame: one place, or
-  /// two. Chromium on Wayland reports a resized window's new innerHeight
-  /// before its new outerHeight (a frame, or hundreds of milliseconds on a
-  /// busy machine), and the viewport's top is estimated from the two (the
-  /// browser's own bar is outer − inner high), so a shrink moves the estimate
-  /// down by the whole shrink. From the moment the inner height changed alone
-  /// on the same output until the outer height follows (at most `DOUBT_MS`),
-  /// the viewport with its previous top is a candidate too, and what the page
-  /// shows of the keyboard is the smaller part: never padding for a keyboard
-  /// the window was just shrunk away from.
-  viewportNow() {
-    const measured = measureWindow(this.options.origin);
-    const now = performance.now();
-    const last = this.lastViewport;
-    const screen = measureScreen();
-    const output = `${screen.width}x${screen.height}`;
-    if (!last || last.inner !== innerHeight || last.outer !== outerHeight || last.output !== output) {
-      // A rotation resizes the window on a new output: no doubt there.
-      const innerOnly = last && last.output === output && last.outer === outerHeight && last.inner !== innerHeight;
-      this.lastViewport = { inner: innerHeight, outer: outerHeight, output, y: measured.y,
-        previousY: innerOnly ? last.y : null, since: now };
-      clearTimeout(this.doubtTimer);
-      if (innerOnly) this.watchOuterHeight(outerHeight, now);
-    }
-    const { previousY, since } = this.lastViewport;
-    if (previousY === null || previousY === measured.y || now - since > DOUBT_MS) return [measured];
-    return [measured, { ...measured, y: previousY }];
-  }
-
-  /// No event tells of a new outerHeight: it is looked at every 50 ms while
-  /// in doubt, and the page follows once it changed or the doubt ran out.
-  watchOuterHeight(outer, since) {
-    this.doubtTimer = setTimeout(() => {
-      if (outerHeight !== outer || performance.now() - since > DOUBT_MS) this.scheduleUpdate();
-      else this.watchOuterHeight(outer, since);
-    }, 50);
-  }
-
-  /// The part of the keyboard the viewport shows now (the smaller, where the
-  /// viewport's place is uncertain: `viewportNow`).
-  keyboardInViewport() {
-    let least = null;
-    for (const window of this.viewportNow()) {
-      const part = inViewport(this.keyboardFrame, window);
-      if (!part) return null;
-      if (!least || part.height < least.height) least = part;
-    }
-    return least;
+    return this.viewport.covered(this.keyboardFrame, view);
   }
 
   /// Each view's padding cut to what the keyboard covers of it now (with
@@ -411,37 +353,6 @@ export class InsetdKeyboard extends EventTarget {
     clearTimeout(this.holdTimer);
     this.holdTimer = setTimeout(() => this.scheduleUpdate(), BLUR_HOLD_MS + 10);
     this.send({ type: "blur", view: view.name });
-  }
-
-  installListeners() {
-    this.listening = new AbortController();
-    const signal = this.listening.signal;
-    this.resizeObserver = new ResizeObserver(() => this.scheduleUpdate());
-    this.resizeObserver.observe(document.documentElement);
-    if (document.body) this.resizeObserver.observe(document.body);
-    addEventListener("resize", () => this.viewportResized(), { signal });
-    visualViewport?.addEventListener("resize", () => this.viewportResized(), { signal });
-    // `focusEvents: false`: the caller reports focus itself (the extension
-    // follows fields into shadow roots and frames).
-    if (this.options.focusEvents !== false) {
-      document.addEventListener("focusin", (event) => {
-        if (isEditable(event.target)) this.focus(event.target);
-      }, { signal });
-      document.addEventListener("focusout", (event) => {
-        // Focus moving straight to another field is one focus, not a blur and a focus.
-        if (!isEditable(event.relatedTarget)) this.blur();
-      }, { signal });
-    }
-    // The user's own scrolling: tell insetd once it settles, never mid-animation.
-    document.addEventListener("scroll", (event) => {
-      const target = event.target === document ? document.documentElement : event.target;
-      const view = [...this.views.values()].find((v) => (v.isDocument ? document.documentElement : v.element) === target);
-      if (!view || view.animating) return;
-      clearTimeout(this.scrollTimers.get(view.name));
-      this.scrollTimers.set(view.name, setTimeout(() => {
-        if (this.connected && !view.animating) this.describe(view, "update");
-      }, 150));
-    }, { capture: true, signal });
   }
 
   // MARK: keyboard geometry
