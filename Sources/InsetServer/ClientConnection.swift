@@ -165,7 +165,10 @@ package final class ClientConnection: Sendable {
         if eventLoop.inEventLoop {
             enqueue(message, view: view)
         } else {
-            eventLoop.execute { self.enqueue(message, view: view) }
+            // Encoded by the sender's thread, not the loop: a sender off the
+            // loop that sends much at once does not lengthen every client's wait.
+            let framed: Outgoing = if case .message(let message) = message { .framed(framing.wire(message)) } else { message }
+            eventLoop.execute { self.enqueue(framed, view: view) }
         }
     }
 
