@@ -4,7 +4,7 @@
 //   const kb = connect({ emulate: true });
 //   kb.addEventListener("geometrychange", () => console.log(kb.boundingRect));
 //
-// An ES module (with three parts of its own beside it) with no dependencies
+// An ES module (with five parts of its own beside it) with no dependencies
 // and no build step. It speaks insetd's protocol (docs/PROTOCOL.md) over the
 // WebSocket the module was loaded from: registers the document's scroller and
 // every [data-insetd-view] element as views, reports focus, viewport changes
@@ -24,12 +24,16 @@
 // whole story.
 //
 // The module's parts: insetd-geometry.js (coordinates, curves, editable
-// fields), insetd-view.js (one scroll view), insetd-panel.js (the emulated
-// keyboard), all loaded from where this module was.
+// fields), insetd-viewport.js (where the viewport is on the screen at this
+// frame), insetd-listeners.js (the page's events it reports), insetd-view.js
+// (one scroll view), insetd-panel.js (the emulated keyboard), all loaded from
+// where this module was.
 
+import { PageListeners } from "./insetd-listeners.js";
 import { EmulatedKeyboard } from "./insetd-panel.js";
 import { View } from "./insetd-view.js";
-import { inViewport, isEditable, measureSafeArea, measureScreen, measureWindow } from "./insetd-geometry.js";
+import { isEditable, measureSafeArea, measureScreen } from "./insetd-geometry.js";
+import { Viewport } from "./insetd-viewport.js";
 
 export { isEditable };
 
@@ -37,9 +41,6 @@ const DOCUMENT_VIEW = "document";
 /// How long after a blur a resize may only take keyboard away, if insetd has
 /// not spoken of the keyboard since (its hide, or a keyboard kept up).
 const BLUR_HOLD_MS = 500;
-/// How long a viewport top estimated somewhere new on the same output stays in
-/// doubt (`viewportNow`).
-const DOUBT_MS = 2000;
 
 /// The keyboard as the page sees it, and the connection to insetd.
 export class InsetdKeyboard extends EventTarget {
@@ -60,13 +61,12 @@ export class InsetdKeyboard extends EventTarget {
     this.nextId = 1;
     this.safeArea = { top: 0, left: 0, bottom: 0, right: 0 };
     this.screen = null; // the output's size as insetd was last told
-    this.window = null; // the viewport's frame on the screen as insetd was last told
     this.keyboardFrame = null; // the keyboard in screen coordinates, as insetd says
     this.pendingUpdate = 0;
-    this.scrollTimers = new Map();
     this.panel = options.emulate ? new EmulatedKeyboard() : null;
+    this.viewport = new Viewport(options.origin, () => this.scheduleUpdate());
     this.setGeometry(null, null);
-    this.installListeners();
+    this.listeners = new PageListeners(this);
     this.open();
   }
 
@@ -95,7 +95,7 @@ export class InsetdKeyboard extends EventTarget {
       for (const view of this.views.values()) view.reset();
       this.keyboardFrame = null;
       this.setGeometry(null, null);
-      clearTimeout(this.doubtTimer);
+      this.viewport.close();
       if (wasConnected) this.dispatchEvent(new Event("disconnect"));
       if (this.closed) return;
       // Back off 0.25 s, 0.5 s, 1 s ... up to options.maxRetryDelay (5 s).
@@ -111,11 +111,11 @@ export class InsetdKeyboard extends EventTarget {
     for (const view of this.views.values()) view.reset();
     this.setGeometry(null, null);
     // Nothing of it stays behind in the page: no listener, observer or frame.
-    this.listening.abort();
-    this.resizeObserver.disconnect();
+    this.listeners.stop();
     cancelAnimationFrame(this.pendingUpdate);
     this.pendingUpdate = 0;
-    for (const timer of [this.doubtTimer, this.retryTimer, this.holdTimer, ...this.scrollTimers.values()]) clearTimeout(timer);
+    this.viewport.close();
+    for (const timer of [this.retryTimer, this.holdTimer]) clearTimeout(timer);
   }
 
   send(message) {
@@ -148,7 +148,7 @@ export class InsetdKeyboard extends EventTarget {
         const hidden = message.phase === "willHide" || message.phase === "didHide";
         this.keyboardFrame = hidden ? null : message.end;
         // The viewport as it is now: a window report may still be on its way.
-        this.setGeometry(this.keyboardInViewport(), message);
+        this.setGeometry(this.viewport.keyboardPart(this.keyboardFrame), message);
         this.clampViews();
         if (this.state) this.state.keyboard = hidden ? undefined : message.end;
         break;
@@ -181,13 +181,13 @@ export class InsetdKeyboard extends EventTarget {
   resync() {
     this.safeArea = measureSafeArea();
     this.screen = null;
-    this.window = null;
-    this.settledTop = null;
+    this.viewport.reported = null;
+    this.viewport.settled = null;
     // A keyboard already up (another client's field) is what the page sees at once.
     this.keyboardFrame = this.state?.keyboard ?? null;
     this.sendScreen(0);
     this.sendWindow();
-    this.setGeometry(this.keyboardInViewport(), null);
+    this.setGeometry(this.viewport.keyboardPart(this.keyboardFrame), null);
     if (this.options.views !== false) this.addView(DOCUMENT_VIEW, document.documentElement, true);
     for (const element of document.querySelectorAll("[data-insetd-view]")) this.addElementView(element);
     for (const view of this.views.values()) this.describe(view, "register");
@@ -210,8 +210,7 @@ export class InsetdKeyboard extends EventTarget {
   addElementView(element, given) {
     const name = given ?? (element.dataset.insetdView || element.id || `view${this.views.size}`);
     const view = this.addView(name, element);
-    this.resizeObserver.observe(element);
-    for (const child of element.children) this.resizeObserver.observe(child);
+    this.listeners.observe(element);
     return view;
   }
 
@@ -250,7 +249,7 @@ export class InsetdKeyboard extends EventTarget {
   /// the compositor grows back has lost the keyboard it made room for, though
   /// insetd's hide may still be on its way.
   followViewport() {
-    const part = this.keyboardInViewport();
+    const part = this.viewport.keyboardPart(this.keyboardFrame);
     const held = this.blurredAt !== null && performance.now() - this.blurredAt < BLUR_HOLD_MS;
     if (!held || (part?.height ?? 0) <= this.boundingRect.height) this.setGeometry(part, null);
     this.clampViews(held);
@@ -291,88 +290,19 @@ export class InsetdKeyboard extends EventTarget {
   /// Where the viewport is on the screen, when it moved or changed size (the
   /// caller clips the keyboard the page sees to it again: `followViewport`).
   sendWindow() {
-    const window = measureWindow(this.options.origin);
-    const known = this.window;
-    if (known && known.x === window.x && known.y === window.y && known.width === window.width &&
-        known.height === window.height) return;
-    this.window = window;
-    this.send({ type: "window", frame: window });
+    const window = this.viewport.moved();
+    if (window) this.send({ type: "window", frame: window });
+  }
+
+  /// The viewport's frame on the screen as insetd was last told.
+  get window() {
+    return this.viewport.reported;
   }
 
   /// How much of `view` the keyboard covers on the screen now, from what
   /// insetd said of the keyboard and where the view is at this frame.
   coveredOf(view) {
-    let least = Infinity;
-    for (const window of this.viewportNow()) {
-      const keyboard = inViewport(this.keyboardFrame, window);
-      if (!keyboard) return 0;
-      const r = view.isDocument ? { x: 0, y: 0, width: window.width, height: window.height }
-        : view.element.getBoundingClientRect();
-      least = Math.min(least, inViewport(keyboard, r)?.height ?? 0);
-    }
-    return least;
-  }
-
-  /// Where the viewport may be on the screen at this frame: one place, or
-  /// two. Its top is estimated from the window's (the browser's own bar is
-  /// outer − inner high), and Chromium on Wayland reports a resized window's
-  /// new innerHeight and outerHeight out of step: one before the other, for
-  /// a frame or hundreds of milliseconds on a busy machine, and in either
-  /// order (seen: outer shrunk with inner not yet, then inner shrunk with
-  /// outer back at its old value). A bar that changes height is that, almost
-  /// always, and not the window moving. So when the estimated top leaves the
-  /// last settled one on the same output, both places are candidates until it
-  /// comes back or has held its new place for `DOUBT_MS`, and what the page
-  /// shows of the keyboard is the smaller part: never padding for a keyboard
-  /// the window was just shrunk away from.
-  viewportNow() {
-    const measured = measureWindow(this.options.origin);
-    // A page that gives its origin knows where it is.
-    if (this.options.origin) return [measured];
-    const now = performance.now();
-    const screen = measureScreen();
-    const output = `${screen.width}x${screen.height}`;
-    const settled = this.settledTop;
-    // A rotation resizes the window on a new output: its first moments (the
-    // heights coming in out of step) settle no place to doubt from.
-    const rotated = settled && settled.output !== output;
-    if (!settled || rotated || settled.y === measured.y || now < settled.provisionalUntil ||
-        (settled.movedAt !== null && now - settled.movedAt > DOUBT_MS)) {
-      this.settledTop = { y: measured.y, output, movedAt: null,
-        provisionalUntil: rotated ? now + DOUBT_MS : settled?.provisionalUntil ?? 0 };
-      return [measured];
-    }
-    if (settled.movedAt === null) {
-      settled.movedAt = now;
-      this.watchTop(measured.y, now);
-    }
-    return [measured, { ...measured, y: settled.y }];
-  }
-
-  /// No event tells of a new outerHeight: while the top is in doubt it is
-  /// looked at every 50 ms, and the page follows once it moved again or the
-  /// doubt ran out.
-  watchTop(y, since) {
-    clearTimeout(this.doubtTimer);
-    this.doubtTimer = setTimeout(() => {
-      if (this.settledTop?.movedAt !== since) return;
-      const top = measureWindow(this.options.origin).y;
-      const expired = performance.now() - since > DOUBT_MS;
-      if (top !== y || expired) this.scheduleUpdate();
-      if (!expired) this.watchTop(top, since);
-    }, 50);
-  }
-
-  /// The part of the keyboard the viewport shows now (the smaller, where the
-  /// viewport's place is uncertain: `viewportNow`).
-  keyboardInViewport() {
-    let least = null;
-    for (const window of this.viewportNow()) {
-      const part = inViewport(this.keyboardFrame, window);
-      if (!part) return null;
-      if (!least || part.height < least.height) least = part;
-    }
-    return least;
+    return this.viewport.covered(this.keyboardFrame, view);
   }
 
   /// Each view's padding cut to what the keyboard covers of it now (with
@@ -425,37 +355,6 @@ export class InsetdKeyboard extends EventTarget {
     clearTimeout(this.holdTimer);
     this.holdTimer = setTimeout(() => this.scheduleUpdate(), BLUR_HOLD_MS + 10);
     this.send({ type: "blur", view: view.name });
-  }
-
-  installListeners() {
-    this.listening = new AbortController();
-    const signal = this.listening.signal;
-    this.resizeObserver = new ResizeObserver(() => this.scheduleUpdate());
-    this.resizeObserver.observe(document.documentElement);
-    if (document.body) this.resizeObserver.observe(document.body);
-    addEventListener("resize", () => this.viewportResized(), { signal });
-    visualViewport?.addEventListener("resize", () => this.viewportResized(), { signal });
-    // `focusEvents: false`: the caller reports focus itself (the extension
-    // follows fields into shadow roots and frames).
-    if (this.options.focusEvents !== false) {
-      document.addEventListener("focusin", (event) => {
-        if (isEditable(event.target)) this.focus(event.target);
-      }, { signal });
-      document.addEventListener("focusout", (event) => {
-        // Focus moving straight to another field is one focus, not a blur and a focus.
-        if (!isEditable(event.relatedTarget)) this.blur();
-      }, { signal });
-    }
-    // The user's own scrolling: tell insetd once it settles, never mid-animation.
-    document.addEventListener("scroll", (event) => {
-      const target = event.target === document ? document.documentElement : event.target;
-      const view = [...this.views.values()].find((v) => (v.isDocument ? document.documentElement : v.element) === target);
-      if (!view || view.animating) return;
-      clearTimeout(this.scrollTimers.get(view.name));
-      this.scrollTimers.set(view.name, setTimeout(() => {
-        if (this.connected && !view.animating) this.describe(view, "update");
-      }, 150));
-    }, { capture: true, signal });
   }
 
   // MARK: keyboard geometry

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+import InsetProtocol
 import InsetSocket
 
 /// What a process inside `insetd-testbed run` asks of the process that owns the
@@ -89,18 +90,15 @@ extension EmulatedHardware {
 /// The client side: one request, one reply, over the socket in `INSETD_TESTBED`.
 public enum TestbedControlClient {
     public static func send(_ request: TestbedRequest, to path: String) throws(TestbedError) -> TestbedReply {
-        let fd: Int32
-        do { fd = try UnixSocket.connect(path) } catch {
+        let connection: InsetdConnection
+        do { connection = try InsetdConnection(path: path) } catch {
             throw TestbedError(message: "cannot reach the testbed at \(path): \(String(cString: strerror(error.errno))) (has 'insetd-testbed run' ended?)")
         }
-        defer { close(fd) }
-        guard var line = try? JSONEncoder().encode(request) else { throw TestbedError(message: "cannot encode the request") }
-        line.append(UInt8(ascii: "\n"))
-        guard TestbedControlServer.writeAll(fd, Array(line)) else {
-            throw TestbedError(message: "the testbed at \(path) closed the connection")
-        }
+        defer { connection.close() }
+        guard let line = TestbedControlServer.line(request) else { throw TestbedError(message: "cannot encode the request") }
+        connection.send(bytes: line)
         // A press waits for its reader (up to 2 s a frame): be generous.
-        guard let reply = TestbedControlServer.readLine(fd, timeoutMilliseconds: 30_000),
+        guard let reply = try? connection.line(timeout: 30),
             let decoded = try? JSONDecoder().decode(TestbedReply.self, from: Data(reply))
         else {
             throw TestbedError(message: "the testbed at \(path) did not answer")
@@ -133,42 +131,20 @@ public final class TestbedControlServer {
             let client = accept(fd, nil, nil)
             guard client >= 0 else { return }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-            defer { close(client) }
-            guard let line = Self.readLine(client, timeoutMilliseconds: 5_000) else { continue }
+            // Lines read and written as every Swift client of insetd does.
+            let connection = InsetdConnection(descriptor: client)
+            defer { connection.close() }
+            guard let line = try? connection.line(timeout: 5) else { continue }
             let reply =
                 (try? JSONDecoder().decode(TestbedRequest.self, from: Data(line))).map(hardware.perform)
                 ?? .failed("not a testbed request")
-            guard var bytes = try? JSONEncoder().encode(reply) else { continue }
-            bytes.append(UInt8(ascii: "\n"))
-            _ = Self.writeAll(client, Array(bytes))
+            if let bytes = Self.line(reply) { connection.send(bytes: bytes) }
         }
     }
 
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return false }
-            offset += written
-        }
-        return true
-    }
-
-    /// One line (without its newline), or nil on timeout or end of stream.
-    static func readLine(_ fd: Int32, timeoutMilliseconds: Int32) -> [UInt8]? {
-        var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) { return Array(pending[..<newline]) }
-            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let polled = poll(&ready, 1, timeoutMilliseconds)
-            if polled < 0, errno == EINTR { continue }
-            guard polled > 0 else { return nil }
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count < 0, errno == EINTR || errno == EAGAIN { continue }
-            guard count > 0 else { return nil }
-            pending += chunk[..<count]
-        }
+    /// `value` as one line of JSON.
+    static func line(_ value: some Encodable) -> [UInt8]? {
+        guard let json = try? JSONEncoder().encode(value) else { return nil }
+        return Array(json) + [UInt8(ascii: "\n")]
     }
 }

@@ -26,8 +26,8 @@ final class DaemonCore {
     private let clock: () -> Instant
     let outbox: any ClientOutbox
     let logger: Logger
-    private var devices: [String: InputDevice] = [:]
-    private var tabletMode = false
+    private(set) var devices: [String: InputDevice] = [:]
+    private(set) var tabletMode = false
     /// The OSK bridge whose real keyboard frame is in use, and its client (see `reportedFrame`).
     /// The bridge whose real keyboard frames the pipeline uses; `client` nil once
     /// it left (its frames stay learned).
@@ -38,7 +38,7 @@ final class DaemonCore {
     /// Why a bridge's real keyboard is not on the screen, until it says otherwise or leaves.
     var oskProblem: (bridge: String, client: ClientID, problem: String)?
     /// What `policy` subscribers were last told of the hardware keyboard.
-    private var publishedHardwareKeyboard = false
+    var publishedHardwareKeyboard = false
     /// The view whose field has focus, as clients last said: the client that
     /// loses it to another client's field is told (`focusLost`).
     private var focused: ViewID?
@@ -47,7 +47,7 @@ final class DaemonCore {
     /// the pipeline gets them in screen coordinates, where the keyboard is.
     private var windows: [ClientID: Rect] = [:]
     /// Records every input of the pipeline and its outputs (`--trace`).
-    private let tracer: TraceRecorder?
+    let tracer: TraceRecorder?
     /// Starts reading the configuration file for a client's `reload` (the read
     /// is asynchronous; its outcome comes back as `.reload`).
     var reloadRequested: (ClientID, RequestID?) -> Void = { _, _ in }
@@ -55,7 +55,7 @@ final class DaemonCore {
     /// (`LearnedFrameStore`); called when a bridge's report changed them.
     var framesLearned: ([Size: Rect]) -> Void = { _ in }
     /// The `events` topic's subscribers and what they are told (DecisionTimeline.swift).
-    private let timeline: DecisionTimeline
+    let timeline: DecisionTimeline
 
     /// `devices` and `tabletMode` are what the first enumeration found: they count
     /// at once, without the hold-off that damps later hot-plugging.
@@ -331,34 +331,6 @@ final class DaemonCore {
         try? step(event, from: source)
     }
 
-    func route(_ step: PipelineStep) {
-        tracer?.record(outputs: step.outputs)
-        timeline.note(step.outputs)
-        // Notifications in a row (an animation's completion and the next
-        // change's will) and the adjustments after them reach every client in
-        // one pass over the clients.
-        var notifications: [BroadcastLine] = []
-        var adjustments: [ViewAdjustment] = []
-        for timed in step.outputs {
-            switch timed.output {
-            case .keyboard(let note):
-                if !adjustments.isEmpty {
-                    outbox.broadcast(notifications, then: adjustments)
-                    (notifications, adjustments) = ([], [])
-                }
-                // Encoded once for the focus owner and once for everyone else.
-                let remote = DaemonMessage.keyboard(note, isLocal: false).lineBytes()
-                let local = note.focusOwner.map { [$0: DaemonMessage.keyboard(note, isLocal: true).lineBytes()] } ?? [:]
-                notifications.append(BroadcastLine(remote, replacing: local))
-            case .adjustment(let adjustment):
-                // A keyboard change adjusts every view: one allocation, not one per doubling.
-                if adjustments.isEmpty { adjustments.reserveCapacity(step.outputs.count) }
-                adjustments.append(adjustment)
-            }
-        }
-        if !notifications.isEmpty || !adjustments.isEmpty { outbox.broadcast(notifications, then: adjustments) }
-    }
-
     private var snapshot: StateSnapshot {
         var state = StateSnapshot(
             keyboard: pipeline.policy.frame, screen: pipeline.policy.screen, mode: pipeline.policy.configuration.mode,
@@ -375,33 +347,5 @@ final class DaemonCore {
         let now = now
         tracer?.record(.reconfigure(at: now, pipelineConfiguration))
         route(pipeline.reconfigure(pipelineConfiguration, now: now))
-    }
-
-    var wireDevices: [WireDevice] {
-        devices.values.sorted { $0.description.syspath < $1.description.syspath }.map(Self.wire)
-    }
-
-    static func wire(_ device: InputDevice) -> WireDevice {
-        // A keyboard's placement as classified (allow entry, udev, libinput quirk or bus).
-        WireDevice(
-            name: device.description.name, devnode: device.description.devnode, class: device.classification.label,
-            external: device.placement == .external, reason: device.classification.reason, vendorProduct: device.description.vendorProduct,
-            syspath: device.description.syspath)
-    }
-
-    private func publish(device: InputDevice, event: String) {
-        outbox.publish(DaemonMessage.device(event: event, Self.wire(device)).lineBytes(), to: .devices)
-    }
-
-    private func publishRotation(_ direction: RotationDirection) {
-        outbox.publish(DaemonMessage.rotate(direction: direction).lineBytes(), to: .rotation)
-    }
-
-    func publishPolicy() {
-        publishedHardwareKeyboard = pipeline.policy.hardwareKeyboardUsable
-        let message = DaemonMessage.policy(
-            mode: pipeline.policy.configuration.mode, tabletMode: tabletMode,
-            hardwareKeyboard: pipeline.policy.hardwareKeyboardUsable)
-        outbox.publish(message.lineBytes(), to: .policy)
     }
 }

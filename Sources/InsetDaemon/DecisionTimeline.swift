@@ -30,7 +30,7 @@ final class DecisionTimeline {
     func subscribe(_ client: ClientID, state: TimelineState, now: Instant) {
         subscribers.insert(client)
         let entry = TimelineEntry(at: now, decision: .subscribed, cause: .subscription, state: state)
-        outbox.send(line: Array(entry.lineBytes()), to: client)
+        outbox.send(.event(entry), to: client)
     }
 
     func remove(_ client: ClientID) { subscribers.remove(client) }
@@ -48,7 +48,7 @@ final class DecisionTimeline {
         guard isActive else { return }
         let entries = Self.entries(
             for: event, before: before, after: after, outputs: outputs, configuration: configuration, now: now)
-        for entry in entries { outbox.publish(Array(entry.lineBytes()), to: .events) }
+        for entry in entries { outbox.publish(.event(entry), to: .events) }
     }
 
     /// The decisions, in the order a reader wants them: what the hardware or the

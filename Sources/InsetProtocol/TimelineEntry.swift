@@ -97,10 +97,6 @@ public struct TimelineEntry: Hashable, Sendable {
         self.cause = cause
         self.state = state
     }
-
-    /// `{"type":"event","at":NS,"decision":...,"cause":{...},"state":{...}}` and a
-    /// newline: the line `DaemonMessage.event` writes.
-    public func lineBytes() -> [UInt8] { DaemonMessage.event(self).lineBytes() }
 }
 
 extension ClientMessage {

@@ -34,9 +34,9 @@ final class AdjustmentLines: Sendable {
     {
         last.withLockedValue { last in
             if last.map({ $0.view != view || !Self.sameLine($0.adjustment, adjustment) }) ?? true {
-                let line = DaemonMessage.adjustment(view: view, adjustment).lineBytes()
                 last = Entry(
-                    adjustment: adjustment, view: view, line: SharedLine(line), generation: (last?.generation ?? 0) + 1)
+                    adjustment: adjustment, view: view, line: SharedLine(.adjustment(view: view, adjustment)),
+                    generation: (last?.generation ?? 0) + 1)
             }
             return (last!.line.wire(for: framing), last!.generation)
         }

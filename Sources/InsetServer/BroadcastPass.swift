@@ -3,11 +3,11 @@ import InsetProtocol
 import NIOCore
 
 extension InsetServer {
-    package func broadcast(_ lines: [BroadcastLine], then adjustments: [ViewAdjustment]) {
-        // Without lines, finding the few clients with adjustments beats a pass
-        // over every client.
-        guard !lines.isEmpty else { return adjustments.forEach(send) }
-        var buffers = PassBuffers(lines)
+    package func broadcast(_ messages: [BroadcastMessage], then adjustments: [ViewAdjustment]) {
+        // Without messages, finding the few clients with adjustments beats a
+        // pass over every client.
+        guard !messages.isEmpty else { return adjustments.forEach(send) }
+        var buffers = PassBuffers(messages)
         // Each client's adjustments together (the engine lists a pass's by
         // view): one visit per client. Otherwise the lines now, the
         // adjustments one by one, all written at the task's end.
@@ -44,7 +44,7 @@ extension InsetServer {
     }
 
     private func sendLines(_ buffers: inout PassBuffers, to connection: ClientConnection, inPass: Bool) {
-        for index in buffers.lines.indices {
+        for index in buffers.messages.indices {
             let bytes = buffers.line(index, for: connection)
             if inPass { connection.sendInPass(framed: bytes) } else { connection.send(framed: bytes) }
         }
@@ -56,12 +56,13 @@ extension InsetServer {
 }
 
 /// A broadcast's bytes, made once and shared by every client of the pass: each
-/// line framed once per framing, and the lines followed by one adjustment line
-/// as one buffer per framing and adjustment (many clients get the same one).
+/// message encoded once and framed once per framing, and the lines followed by
+/// one adjustment line as one buffer per framing and adjustment (many clients
+/// get the same one).
 struct PassBuffers {
-    let lines: [BroadcastLine]
+    let messages: [BroadcastMessage]
     private var shared: [SharedLine]
-    /// Clients that get a line of their own instead of one of `lines`.
+    /// Clients that get a message of their own instead of one of `messages`.
     private let ownLines: Set<ClientID>
     /// The last joined buffer made for each framing, and the adjustment line
     /// it ends with (its `AdjustmentLines` generation; nil: none).
@@ -70,17 +71,17 @@ struct PassBuffers {
     /// joined once a second client in a row asks for it.
     private var lastAsked: Int?
 
-    init(_ lines: [BroadcastLine]) {
-        self.lines = lines
-        shared = lines.map { SharedLine($0.line) }
-        ownLines = lines.reduce(into: []) { $0.formUnion($1.special.keys) }
+    init(_ messages: [BroadcastMessage]) {
+        self.messages = messages
+        shared = messages.map { SharedLine($0.message) }
+        ownLines = messages.reduce(into: []) { $0.formUnion($1.special.keys) }
     }
 
     func hasOwnLine(_ client: ClientID) -> Bool { !ownLines.isEmpty && ownLines.contains(client) }
 
     /// Line `index` as `connection` gets it.
     mutating func line(_ index: Int, for connection: ClientConnection) -> ByteBuffer {
-        if hasOwnLine(connection.id), let own = lines[index].special[connection.id] {
+        if hasOwnLine(connection.id), let own = messages[index].special[connection.id] {
             return connection.framing.wire(own)
         }
         return shared[index].wire(for: connection.framing)

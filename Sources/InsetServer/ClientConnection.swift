@@ -108,14 +108,14 @@ package final class ClientConnection: Sendable {
     /// Queues a message; an adjustment replaces an unsent one for the same view.
     package func send(_ message: DaemonMessage) {
         let view: String? = if case .adjustment(let view, _) = message { view } else { nil }
-        send(.line(message.lineBytes()), coalescingView: view)
+        send(.message(message), coalescingView: view)
     }
 
     /// Queues a message encoded and framed for this connection already: a
     /// broadcast is encoded once, framed once per framing (`SharedLine`), and
     /// that buffer shared by every client, not copied per client. `view`: the
     /// view an adjustment is for (it replaces an unsent one for the same view).
-    package func send(framed bytes: ByteBuffer, coalescingView view: String? = nil) {
+    func send(framed bytes: ByteBuffer, coalescingView view: String? = nil) {
         send(.framed(bytes), coalescingView: view)
     }
 
@@ -152,11 +152,11 @@ package final class ClientConnection: Sendable {
         writeStaged()
     }
 
-    /// A message on its way to the connection: a client's own line is framed
-    /// where it is staged (straight into the loop task's buffer), a shared one
-    /// comes framed.
+    /// A message on its way to the connection: a client's own message is
+    /// encoded and framed where it is staged (straight into the loop task's
+    /// buffer), a shared one comes framed.
     private enum Outgoing {
-        case line([UInt8])
+        case message(DaemonMessage)
         case framed(ByteBuffer)
     }
 
@@ -165,7 +165,10 @@ package final class ClientConnection: Sendable {
         if eventLoop.inEventLoop {
             enqueue(message, view: view)
         } else {
-            eventLoop.execute { self.enqueue(message, view: view) }
+            // Encoded by the sender's thread, not the loop: a sender off the
+            // loop that sends much at once does not lengthen every client's wait.
+            let framed: Outgoing = if case .message(let message) = message { .framed(framing.wire(message)) } else { message }
+            eventLoop.execute { self.enqueue(framed, view: view) }
         }
     }
 
@@ -173,7 +176,7 @@ package final class ClientConnection: Sendable {
     /// (its `SessionTransport`'s `finish`: never waiting long on a peer that does not
     /// read). `code` is a WebSocket's close code.
     package func close(after message: DaemonMessage? = nil, code: UInt16 = 1000) {
-        let bytes = message.map { framing.wire($0.lineBytes()) }
+        let bytes = message.map(framing.wire)
         eventLoop.execute {
             guard !self.state.closing else { return }
             self.state.closing = true
@@ -236,7 +239,7 @@ package final class ClientConnection: Sendable {
             return
         }
         let bytes = switch message {
-        case .line(let line): framing.wire(line)
+        case .message(let message): framing.wire(message)
         case .framed(let bytes): bytes
         }
         guard state.queue.enqueue(bytes, coalescingView: view) else {
@@ -260,8 +263,8 @@ package final class ClientConnection: Sendable {
         switch message {
         case .framed(let bytes):
             buffer.writeImmutableBuffer(bytes)
-        case .line(let line):
-            framing.append(line, to: &buffer)
+        case .message(let message):
+            framing.append(message, to: &buffer)
         }
         state.staged = buffer
     }

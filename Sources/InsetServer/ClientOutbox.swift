@@ -9,18 +9,19 @@ import NIOCore
 ///
 /// Why: the core decides what each client hears; the server owns who the
 /// clients are, what they subscribed to, and how bytes reach them. The core
-/// never holds a connection.
+/// never holds a connection, and hands on messages, not bytes: the server
+/// encodes them at one point (`SessionFraming`), once however many clients
+/// get one.
 package protocol ClientOutbox: AnyObject, Sendable {
     func send(_ message: DaemonMessage, to client: ClientID)
-    /// One line encoded elsewhere (a timeline entry) to one client.
-    func send(line: [UInt8], to client: ClientID)
-    /// Encoded lines to every client that said hello, each client getting all
-    /// of them in order, then its own of `adjustments` (as `send` would send
-    /// them), all in one pass over the clients; a client in a line's `special`
-    /// gets its own line instead (the keyboard notification's `isLocal`).
-    func broadcast(_ lines: [BroadcastLine], then adjustments: [ViewAdjustment])
-    /// One encoded line to the clients subscribed to `topic`.
-    func publish(_ line: [UInt8], to topic: Topic)
+    /// Messages to every client that said hello, each client getting all of
+    /// them in order, then its own of `adjustments` (as `send` would send
+    /// them), all in one pass over the clients; a client in a message's
+    /// `special` gets its own message instead (the keyboard notification's
+    /// `isLocal`).
+    func broadcast(_ messages: [BroadcastMessage], then adjustments: [ViewAdjustment])
+    /// One message to the clients subscribed to `topic`.
+    func publish(_ message: DaemonMessage, to topic: Topic)
     func subscribe(_ client: ClientID, to topics: [Topic])
     /// False once the client has gone (its queued requests can be skipped).
     func isConnected(_ client: ClientID) -> Bool
@@ -29,25 +30,20 @@ package protocol ClientOutbox: AnyObject, Sendable {
 }
 
 extension ClientOutbox {
-    /// Encoded lines to every client that said hello (`broadcast(_:then:)`).
-    func broadcast(_ lines: [BroadcastLine]) {
-        broadcast(lines, then: [])
-    }
-
-    /// One encoded line to every client that said hello (`broadcast(_:then:)`).
-    func broadcast(_ line: [UInt8], replacing special: [ClientID: [UInt8]]) {
-        broadcast([BroadcastLine(line, replacing: special)], then: [])
+    /// Messages to every client that said hello (`broadcast(_:then:)`).
+    func broadcast(_ messages: [BroadcastMessage]) {
+        broadcast(messages, then: [])
     }
 }
 
-/// One line of a broadcast: what every client that said hello gets, and the
-/// clients that get a line of their own instead.
-package struct BroadcastLine: Sendable {
-    package var line: [UInt8]
-    package var special: [ClientID: [UInt8]]
+/// One message of a broadcast: what every client that said hello gets, and
+/// the clients that get a message of their own instead.
+package struct BroadcastMessage: Sendable {
+    package var message: DaemonMessage
+    package var special: [ClientID: DaemonMessage]
 
-    package init(_ line: [UInt8], replacing special: [ClientID: [UInt8]] = [:]) {
-        self.line = line
+    package init(_ message: DaemonMessage, replacing special: [ClientID: DaemonMessage] = [:]) {
+        self.message = message
         self.special = special
     }
 }
@@ -131,13 +127,8 @@ extension InsetServer: ClientOutbox {
         }
     }
 
-    package func send(line: [UInt8], to client: ClientID) {
-        guard let connection = registry.connection(client) else { return }
-        connection.send(framed: connection.framing.wire(line))
-    }
-
-    package func publish(_ line: [UInt8], to topic: Topic) {
-        var shared = SharedLine(line)
+    package func publish(_ message: DaemonMessage, to topic: Topic) {
+        var shared = SharedLine(message)
         for connection in registry.joined(subscribedTo: topic) { connection.send(framed: shared.wire(for: connection.framing)) }
     }
 

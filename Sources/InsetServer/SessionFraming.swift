@@ -1,11 +1,15 @@
+import InsetProtocol
 import NIOCore
 
 /// How a session's messages travel, as its transport frames them
 /// (`SessionFraming.lines` on the Unix socket, `.messages` on a WebSocket).
 ///
-/// The one place where a daemon message (an encoded line, ending in a newline)
-/// becomes what a session's channel sends, so a connection stages and queues
-/// bytes that are ready to go: a broadcast is framed once per framing and
+/// The one place in the server where a daemon message becomes bytes: the
+/// protocol's encoder (`DaemonMessage.lineBytes()`, the wire format's one
+/// owner) writes its line here, and the framing makes it what a session's
+/// channel sends. Everything else in the server, and the daemon's core,
+/// hands on typed messages, so a connection stages and queues bytes that are
+/// ready to go: a broadcast is encoded once, framed once per framing and
 /// shared by every session of that framing, and nothing below the session
 /// copies or re-frames per client. A value, not a type per transport: a
 /// connection keeps its framing beside its hot state, and a broadcast
@@ -46,31 +50,34 @@ struct SessionFraming: Sendable, Hashable, CustomStringConvertible {
         return buffer
     }
 
-    /// An encoded line (`DaemonMessage.lineBytes()`) as this framing sends it,
-    /// written once into one buffer.
-    func wire(_ line: [UInt8]) -> ByteBuffer {
+    /// `message` as this framing sends it, encoded and framed into one buffer.
+    func wire(_ message: DaemonMessage) -> ByteBuffer {
+        let line = Self.line(message)
         var buffer = ByteBuffer()
         buffer.reserveCapacity(line.count + overhead)
-        append(line, to: &buffer)
+        line.withUnsafeBytes { appendLine($0, &buffer) }
         return buffer
     }
 
-    /// Appends an encoded line as this framing sends it.
-    func append(_ line: [UInt8], to buffer: inout ByteBuffer) {
-        line.withUnsafeBytes { appendLine($0, &buffer) }
+    /// Appends `message` as this framing sends it.
+    func append(_ message: DaemonMessage, to buffer: inout ByteBuffer) {
+        Self.line(message).withUnsafeBytes { appendLine($0, &buffer) }
     }
+
+    /// `message`'s line, by the protocol's encoder: the server's only call of it.
+    fileprivate static func line(_ message: DaemonMessage) -> [UInt8] { message.lineBytes() }
 }
 
-/// One encoded line sent to many sessions (a broadcast, a topic's message):
-/// framed at most once per framing, and that buffer shared by every session
-/// of the framing.
+/// One message sent to many sessions (a broadcast, a topic's message, an
+/// adjustment many clients share): encoded once, framed at most once per
+/// framing, and that buffer shared by every session of the framing.
 struct SharedLine {
     private let line: ByteBuffer
     /// The line as the one framing that frames lines made it.
     private var frame: (framing: SessionFraming, bytes: ByteBuffer)?
 
-    init(_ line: [UInt8]) {
-        self.line = ByteBuffer(bytes: line)
+    init(_ message: DaemonMessage) {
+        line = ByteBuffer(bytes: SessionFraming.line(message))
     }
 
     mutating func wire(for framing: SessionFraming) -> ByteBuffer {

@@ -103,7 +103,6 @@ final class RefusingHandler: ChannelInboundHandler, Sendable {
 
     private func refuse(_ context: ChannelHandlerContext) {
         // A WebSocket's close code: 1013, try again later.
-        transport.finish(
-            context.channel, last: transport.framing.wire(DaemonMessage.bye(reason: reason).lineBytes()), code: 1013)
+        transport.finish(context.channel, last: transport.framing.wire(.bye(reason: reason)), code: 1013)
     }
 }

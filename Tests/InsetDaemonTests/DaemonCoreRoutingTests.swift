@@ -9,13 +9,14 @@ import Testing
 
 @testable import InsetDaemon
 
-/// The core's routing, in process: client ids and typed messages in, lines per
-/// client out (through a recording outbox), time from a test clock.
+/// The core's routing, in process: client ids and typed messages in, messages
+/// per client out (through a recording outbox, read back as clients read
+/// them), time from a test clock.
 @Suite struct DaemonCoreRoutingTests {
-    /// Records what the core sends, per client, as decoded messages.
+    /// Records what the core sends, per client, as the messages it hands on.
     final class RecordingOutbox: ClientOutbox {
         private struct State {
-            var lines: [ClientID: [[UInt8]]] = [:]
+            var messages: [ClientID: [DaemonMessage]] = [:]
             var joined: [ClientID] = []
             var topics: [ClientID: Set<Topic>] = [:]
             var gone: Set<ClientID> = []
@@ -27,17 +28,15 @@ import Testing
         func leave(_ client: ClientID) { _ = state.withLock { $0.gone.insert(client) } }
 
         func send(_ message: DaemonMessage, to client: ClientID) {
-            state.withLock { $0.lines[client, default: []].append(message.lineBytes()) }
+            state.withLock { $0.messages[client, default: []].append(message) }
         }
 
-        func send(line: [UInt8], to client: ClientID) {
-            state.withLock { $0.lines[client, default: []].append(line) }
-        }
-
-        func broadcast(_ lines: [BroadcastLine], then adjustments: [ViewAdjustment]) {
+        func broadcast(_ messages: [BroadcastMessage], then adjustments: [ViewAdjustment]) {
             state.withLock { state in
                 for client in state.joined where !state.gone.contains(client) {
-                    for line in lines { state.lines[client, default: []].append(line.special[client] ?? line.line) }
+                    for message in messages {
+                        state.messages[client, default: []].append(message.special[client] ?? message.message)
+                    }
                 }
             }
             for adjustment in adjustments {
@@ -45,10 +44,10 @@ import Testing
             }
         }
 
-        func publish(_ line: [UInt8], to topic: Topic) {
+        func publish(_ message: DaemonMessage, to topic: Topic) {
             state.withLock { state in
                 for client in state.joined where state.topics[client]?.contains(topic) == true {
-                    state.lines[client, default: []].append(line)
+                    state.messages[client, default: []].append(message)
                 }
             }
         }
@@ -60,13 +59,14 @@ import Testing
         func isConnected(_ client: ClientID) -> Bool { state.withLock { !$0.gone.contains(client) } }
         var clientCount: Int { state.withLock { $0.joined.count - $0.gone.count } }
 
-        /// What `client` received since the last call, decoded.
+        /// What `client` received since the last call, as it reads it: each
+        /// message through the protocol's encoder and decoder.
         func take(_ client: ClientID) throws -> [DaemonMessage] {
-            let lines = state.withLock { state in
-                defer { state.lines[client] = [] }
-                return state.lines[client] ?? []
+            let messages = state.withLock { state in
+                defer { state.messages[client] = [] }
+                return state.messages[client] ?? []
             }
-            return try lines.map { try DaemonMessageDecoder.decode($0.dropLast(), client: client) }
+            return try messages.map { try DaemonMessageDecoder.decode($0.lineBytes().dropLast(), client: client) }
         }
     }
 

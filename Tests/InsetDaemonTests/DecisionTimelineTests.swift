@@ -71,7 +71,7 @@ import Testing
         let entry = TimelineEntry(
             at: Instant(nanoseconds: 1_500_000_123), decision: .hardwareKeyboard(true),
             cause: .holdOffExpired(holdOff: .milliseconds(200)), state: Self.state(.bar, hardware: true))
-        let line = String(decoding: entry.lineBytes(), as: UTF8.self)
+        let line = String(decoding: DaemonMessage.event(entry).lineBytes(), as: UTF8.self)
         #expect(
             line == #"{"at":1500000123,"cause":{"holdOffMs":200,"kind":"hold-off-expired"},"decision":"hardware-keyboard","hardwareKeyboard":true,"#
                 + #""state":{"devices":1,"hardwareKeyboard":true,"keyboard":"bar","mode":"auto","tabletMode":false},"type":"event"}"# + "\n")

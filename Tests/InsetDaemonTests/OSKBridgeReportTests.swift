@@ -106,7 +106,7 @@ import Testing
             configuration: PipelineConfiguration(), now: .zero)
         #expect(entries.map(\.decision) == [.oskProblem(bridge: "squeekboard", problem: "squeekboard did not show after 4 attempts")])
         #expect(entries.first?.cause == .client(bridge, message: "oskProblem", view: nil, detail: nil))
-        let line = String(decoding: try #require(entries.first).lineBytes(), as: UTF8.self)
+        let line = String(decoding: DaemonMessage.event(try #require(entries.first)).lineBytes(), as: UTF8.self)
         #expect(line.contains(#""decision":"osk-problem""#) && line.contains(#""bridge":"squeekboard""#), "\(line)")
         #expect(line.contains(#""problem":"squeekboard did not show after 4 attempts""#), "\(line)")
     }

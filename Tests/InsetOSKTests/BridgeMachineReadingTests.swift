@@ -11,14 +11,7 @@ import Testing
 /// delays 80, 200 ms; settle 500 ms; measure window 5 s; full-screen check
 /// every 1000 ms) on insetd's 390x844 screen and a 390x844 output.
 @Suite struct BridgeMachineReadingTests {
-    /// At `ms`, `event` gives exactly `actions`, `wake` and `readArea`.
-    struct Line: Sendable {
-        var ms: Int64
-        var event: BridgeEvent
-        var actions: [BridgeAction]
-        var wake: Int64?
-        var readArea: Int64?
-    }
+    typealias Line = BridgeMachineTests.Line
 
     static let screen = Size(width: 390, height: 844)
 
@@ -26,17 +19,7 @@ import Testing
         .usableArea(SwayUsableArea(output: Size(width: 390, height: 844), bottomGap: gap))
     }
 
-    static func run(_ lines: [Line]) {
-        var machine = BridgeMachine()
-        for line in lines {
-            let step = machine.handle(line.event, now: .milliseconds(line.ms))
-            // What the OSK's animation is told once a link has its own tests (BridgeAnimationTests).
-            let actions = step.actions.filter { if case .reportAnimation = $0 { false } else { true } }
-            #expect(actions == line.actions, "at \(line.ms) ms, \(line.event)")
-            #expect(step.wake == line.wake.map { .milliseconds($0) }, "wake at \(line.ms) ms, \(line.event)")
-            #expect(step.readArea == line.readArea.map { .milliseconds($0) }, "read at \(line.ms) ms, \(line.event)")
-        }
-    }
+    static func run(_ lines: [Line]) { BridgeMachineTests.run(lines, checkingReads: true) }
 
     /// wvkbd: shown and hidden as sway's usable area says. Its zone grows in
     /// two steps (100, then 300), so the frame is the second 300 (y 844 - 300);

@@ -8,12 +8,14 @@ import Testing
 /// from `BridgeTiming`'s defaults: confirm delays 80, 200, 400, 800 ms; settle
 /// 500 ms; user-hide hold 250 ms; full-screen check every 1000 ms.
 @Suite struct BridgeMachineTests {
-    /// One line of a timeline: at `ms`, `event` gives exactly `actions` and `wake`.
+    /// One line of a timeline: at `ms`, `event` gives exactly `actions` and
+    /// `wake` (and `readArea`, where the timeline checks reads of sway's usable area).
     struct Line: Sendable {
         var ms: Int64
         var event: BridgeEvent
         var actions: [BridgeAction]
         var wake: Int64?
+        var readArea: Int64?
     }
 
     static let screen = Size(width: 390, height: 844)
@@ -40,7 +42,8 @@ import Testing
         Line(ms: 1010, event: .fullscreen(window: nil), actions: [], wake: 2010),
     ]
 
-    static func run(_ lines: [Line]) {
+    /// Feeds `lines` to a new machine; `checkingReads`: each line's `readArea` is expected too.
+    static func run(_ lines: [Line], checkingReads: Bool = false) {
         var machine = BridgeMachine()
         for line in lines {
             let step = machine.handle(line.event, now: .milliseconds(line.ms))
@@ -48,6 +51,9 @@ import Testing
             let actions = step.actions.filter { if case .reportAnimation = $0 { false } else { true } }
             #expect(actions == line.actions, "at \(line.ms) ms, \(line.event)")
             #expect(step.wake == line.wake.map { .milliseconds($0) }, "wake at \(line.ms) ms, \(line.event)")
+            if checkingReads {
+                #expect(step.readArea == line.readArea.map { .milliseconds($0) }, "read at \(line.ms) ms, \(line.event)")
+            }
         }
     }
 

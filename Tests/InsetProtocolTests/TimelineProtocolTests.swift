@@ -45,7 +45,7 @@ import Testing
         for (index, decision) in decisions.enumerated() {
             for cause in causes {
                 let entry = TimelineEntry(at: Instant(nanoseconds: Int64(index)), decision: decision, cause: cause, state: state)
-                lines.append(String(decoding: entry.lineBytes().dropLast(), as: UTF8.self))
+                lines.append(String(decoding: DaemonMessage.event(entry).lineBytes().dropLast(), as: UTF8.self))
             }
         }
         let result = try await Self.validateAsDaemonMessages(lines)

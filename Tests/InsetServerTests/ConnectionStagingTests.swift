@@ -4,7 +4,7 @@ import Testing
 @testable import InsetServer
 
 /// What one loop task sends a client leaves as one write: a broadcast's shared
-/// bytes and the client's own line, framed for its transport. The connection
+/// bytes and the client's own message, framed for its transport. The connection
 /// reuses its buffer from task to task; that must never touch bytes another
 /// session shares or bytes still on their way out.
 @Suite struct ConnectionStagingTests {
@@ -15,34 +15,34 @@ import Testing
 
     @Test func aSharedLineAndAnOwnLineLeaveAsOneWriteEachTaskOnTheSocket() throws {
         let client = try Connection(UnixSocketTransport(), peer: .local(nil))
-        var first = SharedLine(Self.line("will"))
+        var first = SharedLine(.focusLost(view: "will"))
         let firstShared = first.wire(for: .lines)
         client.connection.send(framed: firstShared)
         client.connection.send(.bye(reason: "x"))
         client.channel.embeddedEventLoop.run()
         // The second task stages while the first write is still held (unread here).
-        var second = SharedLine(Self.line("did"))
+        var second = SharedLine(.focusLost(view: "did"))
         client.connection.send(framed: second.wire(for: .lines))
         client.connection.send(.bye(reason: "y"))
         client.channel.embeddedEventLoop.run()
         #expect(try client.writes() == [
-            Self.line("will") + Self.line(#"{"reason":"x","type":"bye"}"#),
-            Self.line("did") + Self.line(#"{"reason":"y","type":"bye"}"#),
+            Self.line(#"{"type":"focusLost","view":"will"}"#) + Self.line(#"{"reason":"x","type":"bye"}"#),
+            Self.line(#"{"type":"focusLost","view":"did"}"#) + Self.line(#"{"reason":"y","type":"bye"}"#),
         ])
         // The shared line every other session also sends is as it was.
-        #expect(Array(firstShared.readableBytesView) == Self.line("will"))
+        #expect(Array(firstShared.readableBytesView) == Self.line(#"{"type":"focusLost","view":"will"}"#))
     }
 
     @Test func eachTaskOnAWebSocketIsFramedMessageByMessage() throws {
         let client = try Connection(WebSocketTransport(control: false), peer: .webPage(address: "127.0.0.1"))
         for reason in ["a", "b", "c"] {
-            var shared = SharedLine(Self.line("{}"))
+            var shared = SharedLine(.ok(id: nil))
             client.connection.send(framed: shared.wire(for: .messages))
             client.connection.send(.bye(reason: reason))
             client.channel.embeddedEventLoop.run()
             // Read at once: the next task reuses the connection's buffer.
             let bye = Array(#"{"reason":"\#(reason)","type":"bye"}"#.utf8)
-            #expect(try client.writes() == [[0x81, 2] + Array("{}".utf8) + [0x81, UInt8(bye.count)] + bye])
+            #expect(try client.writes() == [[0x81, 13] + Array(#"{"type":"ok"}"#.utf8) + [0x81, UInt8(bye.count)] + bye])
         }
     }
 }

@@ -1,3 +1,4 @@
+import InsetProtocol
 import NIOCore
 import Testing
 
@@ -24,35 +25,38 @@ import Testing
         (65536, [0x81, 0x7f, 0, 0, 0, 0, 0, 1, 0, 0]),
     ])
     func webSocketFrameHeader(length: Int, header: [UInt8]) {
-        let frame = Array(SessionFraming.messages.wire(Self.line(length)).readableBytesView)
+        let frame = Array(SessionFraming.messages.wire(ByteBuffer(bytes: Self.line(length))).readableBytesView)
         #expect(Array(frame.prefix(header.count)) == header)
         #expect(frame.count == header.count + length)
         #expect(frame.dropFirst(header.count).allSatisfy { $0 == UInt8(ascii: "x") })
     }
 
-    @Test func theSameFrameFromBytesAndFromABuffer() {
-        let line = Array(#"{"type":"welcome"}"#.utf8) + [UInt8(ascii: "\n")]
-        let expected: [UInt8] = [0x81, 18] + Array(#"{"type":"welcome"}"#.utf8)
-        #expect(Array(SessionFraming.messages.wire(line).readableBytesView) == expected)
-        #expect(Array(SessionFraming.messages.wire(ByteBuffer(bytes: line)).readableBytesView) == expected)
+    /// A message is encoded and framed at once, and staged the same way.
+    @Test func aMessageIsOneFrameOnAWebSocket() {
+        let expected: [UInt8] = [0x81, 13] + Array(#"{"type":"ok"}"#.utf8)
+        #expect(Array(SessionFraming.messages.wire(.ok(id: nil)).readableBytesView) == expected)
+        var staged = ByteBuffer(bytes: [1, 2])
+        SessionFraming.messages.append(.ok(id: nil), to: &staged)
+        #expect(Array(staged.readableBytesView) == [1, 2] + expected)
     }
 
     @Test func aLineIsSentAsItIsOnTheSocket() {
-        let line = Array(#"{"type":"welcome"}"#.utf8) + [UInt8(ascii: "\n")]
-        #expect(Array(SessionFraming.lines.wire(line).readableBytesView) == line)
+        let line = Array(#"{"type":"ok"}"#.utf8) + [UInt8(ascii: "\n")]
+        #expect(Array(SessionFraming.lines.wire(.ok(id: nil)).readableBytesView) == line)
+        #expect(Array(SessionFraming.lines.wire(ByteBuffer(bytes: line)).readableBytesView) == line)
     }
 
     /// A broadcast to many sessions is framed once: every WebSocket session
     /// gets the same buffer (the same storage, not a copy), every socket
     /// session the line's.
     @Test func aSharedLineIsFramedOncePerFraming() {
-        var shared = SharedLine(Array("{}\n".utf8))
+        var shared = SharedLine(.ok(id: nil))
         let first = shared.wire(for: .messages)
         let second = shared.wire(for: .messages)
-        #expect(Array(first.readableBytesView) == [0x81, 0x02, UInt8(ascii: "{"), UInt8(ascii: "}")])
+        #expect(Array(first.readableBytesView) == [0x81, 13] + Array(#"{"type":"ok"}"#.utf8))
         #expect(Self.storage(first) == Self.storage(second))
         let line = shared.wire(for: .lines)
-        #expect(Array(line.readableBytesView) == Array("{}\n".utf8))
+        #expect(Array(line.readableBytesView) == Array(#"{"type":"ok"}"#.utf8) + [10])
         #expect(Self.storage(line) == Self.storage(shared.wire(for: .lines)))
         #expect(Self.storage(line) != Self.storage(first))
     }

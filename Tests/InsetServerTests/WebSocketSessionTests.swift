@@ -22,10 +22,11 @@ import Testing
 
     @Test func aBroadcastIsTheSameMessageOnBothTransports() async throws {
         try await withPage { running, socket, page in
-            running.server.broadcast(Array(#"{"type":"policy","x":1}"#.utf8) + [10], replacing: [:])
-            #expect(await socket?.readLine() == #"{"type":"policy","x":1}"#)
-            // 0x81: final text frame; 23: the payload's length, unmasked (bit 7 clear).
-            #expect(await page.read(25) == [0x81, 23] + Array(#"{"type":"policy","x":1}"#.utf8))
+            running.server.broadcast([BroadcastMessage(.policy(mode: .auto, tabletMode: false, hardwareKeyboard: true))])
+            let policy = #"{"hardwareKeyboard":true,"mode":"auto","tabletMode":false,"type":"policy"}"#
+            #expect(await socket?.readLine() == policy)
+            // 0x81: final text frame; 74: the payload's length, unmasked (bit 7 clear).
+            #expect(await page.read(76) == [0x81, 74] + Array(policy.utf8))
         }
     }
 
@@ -33,25 +34,27 @@ import Testing
         try await withPage { running, socket, page in
             let clients = running.server.registry.joined().map(\.id)
             let pageClient = try #require(clients.first { running.server.registry.connection($0)?.framing == .messages })
-            running.server.broadcast(Array(#"{"a":1}"#.utf8) + [10], replacing: [pageClient: Array(#"{"b":22}"#.utf8) + [10]])
-            #expect(await socket?.readLine() == #"{"a":1}"#)
-            #expect(await page.read(10) == [0x81, 8] + Array(#"{"b":22}"#.utf8))
+            running.server.broadcast([BroadcastMessage(.ok(id: nil), replacing: [pageClient: .bye(reason: "b")])])
+            #expect(await socket?.readLine() == #"{"type":"ok"}"#)
+            #expect(await page.read(29) == [0x81, 27] + Array(#"{"reason":"b","type":"bye"}"#.utf8))
         }
     }
 
-    /// Lines broadcast together reach each client in order, each in its own
-    /// frame on the WebSocket, a client's own line in its place.
+    /// Messages broadcast together reach each client in order, each in its own
+    /// frame on the WebSocket, a client's own message in its place.
     @Test func linesBroadcastTogetherArriveInOrderOnBothTransports() async throws {
         try await withPage { running, socket, page in
             let clients = running.server.registry.joined().map(\.id)
             let pageClient = try #require(clients.first { running.server.registry.connection($0)?.framing == .messages })
             running.server.broadcast([
-                BroadcastLine(Array(#"{"a":1}"#.utf8) + [10]),
-                BroadcastLine(Array(#"{"b":2}"#.utf8) + [10], replacing: [pageClient: Array(#"{"c":33}"#.utf8) + [10]]),
+                BroadcastMessage(.ok(id: .number(1))),
+                BroadcastMessage(.ok(id: .number(2)), replacing: [pageClient: .bye(reason: "c")]),
             ])
-            #expect(await socket?.readLine() == #"{"a":1}"#)
-            #expect(await socket?.readLine() == #"{"b":2}"#)
-            #expect(await page.read(19) == [0x81, 7] + Array(#"{"a":1}"#.utf8) + [0x81, 8] + Array(#"{"c":33}"#.utf8))
+            #expect(await socket?.readLine() == #"{"id":1,"type":"ok"}"#)
+            #expect(await socket?.readLine() == #"{"id":2,"type":"ok"}"#)
+            #expect(
+                await page.read(51)
+                    == [0x81, 20] + Array(#"{"id":1,"type":"ok"}"#.utf8) + [0x81, 27] + Array(#"{"reason":"c","type":"bye"}"#.utf8))
         }
     }
 

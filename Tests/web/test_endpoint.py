@@ -310,7 +310,7 @@ class Endpoint(unittest.TestCase):
             with open(os.path.join(os.path.dirname(__file__), "../../web/insetd.js")) as f:
                 self.assertEqual(body, f.read().rstrip("\n"))
             # The parts insetd.js imports from beside it, each as in the tree.
-            for part in ["insetd-geometry.js", "insetd-panel.js", "insetd-view.js"]:
+            for part in ["insetd-geometry.js", "insetd-listeners.js", "insetd-panel.js", "insetd-view.js", "insetd-viewport.js"]:
                 connection.request("GET", f"/{part}")
                 response = connection.getresponse()
                 body = response.read().decode()

@@ -1,0 +1,103 @@
+// What the pure core speaks: the events it takes, the outputs it gives, and
+// its settings. Kept apart from `InsetPipeline`'s logic: clients of the core
+// (the daemon, traces, replays, tests) change with these, the wiring does not.
+
+/// Everything that reaches the pure core: hardware facts from the input module,
+/// view and focus events from clients, and user commands.
+public enum PipelineEvent: Hashable, Sendable {
+    case keyboardAttached(id: String, placement: KeyboardPlacement)
+    case keyboardDetached(id: String)
+    case tabletMode(Bool)
+    case command(KeyboardCommand)
+    case mode(KeyboardMode)
+    case floatingFrame(Rect?)
+    /// How the real keyboard moves on the screen (nil: not known; the
+    /// configured animation stands). Reported by an OSK bridge.
+    case oskAnimation(Animation?)
+    /// An OSK bridge that measures the real keyboard's frame is there (or gone):
+    /// a show in an orientation with no reported frame waits for its report.
+    case frameAwaited(Bool)
+    case register(ViewID, ViewDescription)
+    case update(ViewID, ViewDescription)
+    case unregister(ViewID)
+    /// A client disconnected: its views go, and so does its focus.
+    case clientGone(ClientID)
+    /// A text field inside a view gained focus; `field` is in content coordinates.
+    case focus(ViewID, field: Rect)
+    case blur(ViewID)
+    case scrollToVisible(ScrollRequest)
+    /// A client's views animate for `duration`: with a new `screen` size it is a
+    /// rotation; without one, a navigation push or pop.
+    case transition(duration: Duration, screen: Size?)
+    /// The user dragged the keyboard away in a view whose dismiss mode allows it.
+    case interactiveDismiss(ViewID)
+}
+
+/// The text field that has focus: its view, and where the field is in that
+/// view's content coordinates (a client restates it when its content moves).
+public struct FocusedField: Hashable, Sendable {
+    public var view: ViewID
+    public var field: Rect
+
+    public init(view: ViewID, field: Rect) {
+        self.view = view
+        self.field = field
+    }
+}
+
+/// What the core tells clients.
+public enum PipelineOutput: Hashable, Sendable, CustomStringConvertible {
+    case keyboard(KeyboardNotification)
+    case adjustment(ViewAdjustment)
+
+    public var description: String {
+        switch self {
+        case .keyboard(let note): "keyboard \(note)"
+        case .adjustment(let adjustment): "adjust \(adjustment)"
+        }
+    }
+}
+
+/// An output and the instant it was produced (a deadline's own instant when the
+/// driver woke late, so replays are exact).
+public struct TimedOutput: Hashable, Sendable {
+    public var at: Instant
+    public var output: PipelineOutput
+}
+
+/// The outputs of one call and the next instant the driver must call `advance(to:)`.
+public struct PipelineStep: Hashable, Sendable {
+    public var outputs: [TimedOutput]
+    public var nextDeadline: Instant?
+}
+
+/// Settings of the whole core, each defaulting to the reference's constants.
+public struct PipelineConfiguration: Hashable, Sendable {
+    public var policy: KeyboardPolicyConfiguration
+    /// The keyboard frame filter's debounce window (reference: 0.1 s).
+    public var filterWindow: Duration
+    /// Transitions longer than this without a size change are navigations, which
+    /// flush the filter so a pushed view gets the keyboard state at once.
+    public var navigationThreshold: Duration
+
+    public init(
+        policy: KeyboardPolicyConfiguration = .default,
+        filterWindow: Duration = .milliseconds(100),
+        navigationThreshold: Duration = .milliseconds(300)
+    ) {
+        self.policy = policy
+        self.filterWindow = filterWindow
+        self.navigationThreshold = navigationThreshold
+    }
+}
+
+extension PipelineEvent {
+    /// The view an event acts on that must already be registered.
+    var existingViewRequired: ViewID? {
+        switch self {
+        case .update(let id, _), .focus(let id, _), .interactiveDismiss(let id): id
+        case .scrollToVisible(let request): request.view
+        default: nil
+        }
+    }
+}

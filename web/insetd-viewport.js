@@ -1,0 +1,121 @@
+// insetd.js's viewport: where the page's viewport is on the screen at this
+// frame, and what of the keyboard (in screen coordinates, as insetd says) it
+// shows. Kept apart from the connection because the browser's reports of the
+// window's place are not always true at the frame they arrive in
+// (docs/WEB.md, "Screen, window and viewport").
+
+import { inViewport, measureScreen, measureWindow } from "./insetd-geometry.js";
+
+/// How long a viewport top estimated somewhere new on the same output stays in
+/// doubt (`Viewport.candidates`).
+const DOUBT_MS = 2000;
+
+/// The viewport's place on the screen, tracked from frame to frame.
+/// `origin`: the page's own word on the viewport's top-left (`connect`'s
+/// option); `onSettle`: called when a doubt about the place has ended.
+export class Viewport {
+  constructor(origin, onSettle) {
+    this.origin = origin;
+    this.onSettle = onSettle;
+    /// The top last taken as true: its y, on which output, since when it has
+    /// been in doubt (null: not), and until when a rotation's first moments
+    /// settle any place.
+    this.settled = null;
+    this.doubtTimer = 0;
+    /// The viewport's frame on the screen as insetd was last told (null: not yet).
+    this.reported = null;
+  }
+
+  /// The viewport's frame on the screen when it is not where insetd was last
+  /// told, taken as told; null when it is.
+  moved() {
+    const window = measureWindow(this.origin);
+    const known = this.reported;
+    if (known && known.x === window.x && known.y === window.y && known.width === window.width &&
+        known.height === window.height) return null;
+    this.reported = window;
+    return window;
+  }
+
+  /// Stops watching (the page closed its connection).
+  close() {
+    clearTimeout(this.doubtTimer);
+  }
+
+  /// Where the viewport may be on the screen at this frame: one place, or
+  /// two. Its top is estimated from the window's (the browser's own bar is
+  /// outer − inner high), and Chromium on Wayland reports a resized window's
+  /// new innerHeight and outerHeight out of step: one before the other, for
+  /// a frame or hundreds of milliseconds on a busy machine, and in either
+  /// order (seen: outer shrunk with inner not yet, then inner shrunk with
+  /// outer back at its old value). A bar that changes height is that, almost
+  /// always, and not the window moving. So when the estimated top leaves the
+  /// last settled one on the same output, both places are candidates until it
+  /// comes back or `DOUBT_MS` have passed since it left, and what the page
+  /// shows of the keyboard is the smaller part: never padding for a keyboard
+  /// the window was just shrunk away from.
+  candidates() {
+    const measured = measureWindow(this.origin);
+    // A page that gives its origin knows where it is.
+    if (this.origin) return [measured];
+    const now = performance.now();
+    const screen = measureScreen();
+    const output = `${screen.width}x${screen.height}`;
+    const settled = this.settled;
+    // A rotation resizes the window on a new output: its first moments (the
+    // heights coming in out of step) settle no place to doubt from.
+    const rotated = settled && settled.output !== output;
+    if (!settled || rotated || settled.y === measured.y || now < settled.provisionalUntil ||
+        (settled.movedAt !== null && now - settled.movedAt > DOUBT_MS)) {
+      this.settled = { y: measured.y, output, movedAt: null,
+        provisionalUntil: rotated ? now + DOUBT_MS : settled?.provisionalUntil ?? 0 };
+      return [measured];
+    }
+    if (settled.movedAt === null) {
+      settled.movedAt = now;
+      this.watchTop(measured.y, now);
+    }
+    return [measured, { ...measured, y: settled.y }];
+  }
+
+  /// No event tells of a new outerHeight: while the top is in doubt it is
+  /// looked at every 50 ms, and the page follows once it moved again or the
+  /// doubt ran out.
+  watchTop(y, since) {
+    clearTimeout(this.doubtTimer);
+    this.doubtTimer = setTimeout(() => {
+      if (this.settled?.movedAt !== since) return;
+      const top = measureWindow(this.origin).y;
+      const expired = performance.now() - since > DOUBT_MS;
+      if (top !== y || expired) this.onSettle();
+      if (!expired) this.watchTop(top, since);
+    }, 50);
+  }
+
+  /// The part of `keyboard` (screen coordinates; null: hidden) the viewport
+  /// shows now, in its coordinates (the smaller, where the viewport's place
+  /// is uncertain).
+  keyboardPart(keyboard) {
+    let least = null;
+    for (const window of this.candidates()) {
+      const part = inViewport(keyboard, window);
+      if (!part) return null;
+      if (!least || part.height < least.height) least = part;
+    }
+    return least;
+  }
+
+  /// How much of `view` `keyboard` covers on the screen now, from where the
+  /// view is at this frame.
+  covered(keyboard, view) {
+    let least = Infinity;
+    for (const window of this.candidates()) {
+      const part = inViewport(keyboard, window);
+      if (!part) return 0;
+      const r = view.isDocument ? { x: 0, y: 0, width: window.width, height: window.height }
+        : view.element.getBoundingClientRect();
+      least = Math.min(least, inViewport(part, r)?.height ?? 0);
+    }
+    return least;
+  }
+}
