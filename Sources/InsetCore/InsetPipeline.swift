@@ -38,9 +38,11 @@ public struct InsetPipeline: Sendable {
     /// apply at the end is the configured height, a guess the report is about
     /// to correct, which clients would draw for a moment on a window the
     /// compositor has already shrunk for the real keyboard. Under a loaded
-    /// machine squeekboard took up to 750 ms to be confirmed; a bridge that
-    /// gives up reports a problem or leaves first.
-    public static let frameMeasureWait: Duration = .milliseconds(1500)
+    /// machine squeekboard took up to 750 ms to be confirmed. Longer than
+    /// insetd-osk takes to give a show up (four requests in 1.48 s, then it
+    /// reports the keyboard hidden), so a show no OSK ever confirmed pads
+    /// nothing at all.
+    public static let frameMeasureWait: Duration = .seconds(2)
 
     /// The view whose text field has focus.
     public var focusedView: ViewID? { focus?.view }

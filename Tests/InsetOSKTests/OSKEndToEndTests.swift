@@ -237,7 +237,7 @@ struct OSKEndToEndTests {
         #expect(await waitUntil(seconds: 5) { await session.busBool(kwin[0], kwin[1], kwin[2], "active") == true })
         // KWin shows it. In this sway session the bridge says it measures the
         // keyboard (sway's usable area), so insetd's first show waits for a
-        // measurement that never comes here (up to 1.5 s); a show KWin never
+        // measurement that never comes here (up to 2 s); a show KWin never
         // confirmed would be given up (1.48 s) and padded nothing.
         try await emit(visible: true)
         #expect(await app.adjustment(bottomInset: 300) != nil)

@@ -52,15 +52,17 @@ struct OSKProblemEndToEndTests {
         let events = try #require(await InsetdLauncher.connect(session.socket))
         events.sendLine(#"{"type":"subscribe","topics":["events"]}"#)
 
-        // Shown by insetd, asked of KWin, never confirmed: 4 requests in about 1.5 s, then insetd is told.
+        // Shown by insetd, asked of KWin, never confirmed: 4 requests in 1.48 s, then insetd is told.
+        // In this sway session the bridge measures the keyboard, so insetd's
+        // first show waits for it (2 s, longer than the bridge's 1.48 s):
+        // the views are never padded for a keyboard that never came.
         app.focus()
-        #expect(await app.adjustment(bottomInset: 300) != nil)
         let problem = "kwin did not show after 4 attempts"
         #expect(await waitUntil(seconds: 5) { await status(session.socket)?.oskProblem == problem })
         #expect(activations(session) == 4, "\(session.log("monitor.log"))")
-        // Views are not padded for a keyboard that is not there.
-        #expect(await app.adjustment(bottomInset: 0) != nil)
         #expect(await waitUntil(seconds: 5) { keyboardFrame(await status(session.socket)) == nil })
+        let adjustments = await app.adjustmentsSoFar()
+        #expect(!adjustments.isEmpty && adjustments.allSatisfy { $0.additionalBottomInset == 0 }, "\(adjustments)")
         #expect(await session.busBool(Self.kwin[0], Self.kwin[1], Self.kwin[2], "active") == false)
         #expect(session.log("insetd-osk.log").components(separatedBy: problem).count == 2, "one line")
         // `insetctl events` has the reason, before the hide it caused.

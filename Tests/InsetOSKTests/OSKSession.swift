@@ -258,6 +258,14 @@ final class App: @unchecked Sendable {
     private var transcript: [String] = []
     private var cursor = 0
 
+    /// Every adjustment of the view received so far, after reading whatever
+    /// arrives within `seconds` more.
+    func adjustmentsSoFar(reading seconds: Double = 0.5) async -> [ViewAdjustment] {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline, let line = await client.readLine() { transcript.append(line) }
+        return transcript.compactMap { try? DaemonMessageDecoder.decode(Data($0.utf8), client: ClientID("")).adjustment }
+    }
+
     /// The next adjustment of the view with this bottom inset (waits up to 5 s).
     func adjustment(bottomInset: Double) async -> ViewAdjustment? {
         let deadline = ContinuousClock.now + .seconds(5)
