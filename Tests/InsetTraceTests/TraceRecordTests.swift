@@ -22,7 +22,7 @@ func encode(_ record: TraceRecord) throws -> String {
         .keyboardDetached(id: "/sys/devices/usb/input7/event7"),
         .tabletMode(true), .command(.toggle), .mode(.never),
         .floatingFrame(Rect(x: 10, y: 300, width: 200, height: 150)), .floatingFrame(nil),
-        .frameAwaited(true), .oskAnimation(Animation(duration: .milliseconds(150), curve: .easeOut)), .oskAnimation(.none),
+        .frameAwaited(true), .oskAnimation(Animation(duration: .milliseconds(150), curve: .easeOut)), .oskAnimation(Animation.none),
         .oskAnimation(nil),
         .register(form, formDescription), .update(form, formDescription), .unregister(form), .clientGone(alice),
         .focus(form, field: Rect(x: 0, y: 100.25, width: 390, height: 44)), .blur(form),
