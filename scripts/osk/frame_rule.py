@@ -86,7 +86,7 @@ class CellJudge:
         self.visible_after = []
         self.drawn_to_visible = []
 
-    def cycle(self, frames, zone, base_viewport, app_window, up_at, blurred_at, gone_at, drawn_at=None):
+    def cycle(self, frames, zone, base_viewport, app_window, up_at, blurred_at, gone_at, drawn_at=None, held=False):
         """Judges one focus/blur cycle's frames; returns the wrong frames'
         descriptions (empty: every frame right).
 
@@ -100,9 +100,20 @@ class CellJudge:
 
         `drawn_at`: when the OSK drew the keyboard (its own log); the first
         frame after it with the field above the keyboard is P6's end.
+
+        `held`: the app draws only what changes (the input-method modules'
+        stock apps), so its last frame before the keyboard was up is still on
+        the screen then: with the field above the keyboard, visible at up_at.
         """
         slack = FRAME_MS / 1000
         wrong, visible_at, shown_at = [], None, None
+        if held and up_at is not None:
+            shown = [f for f in frames if f.t <= up_at + slack]
+            if shown:
+                f = shown[-1]
+                shrunk = app_window and base_viewport is not None and f.viewport < base_viewport - 0.5
+                if 0 <= f.field_bottom <= f.viewport - (0 if shrunk else zone) + 1:
+                    visible_at = up_at
 
         def when(t):
             return (f"{(t - up_at) * 1000:+.0f} ms from up" if up_at and t < blurred_at

@@ -88,6 +88,13 @@ class Judging(unittest.TestCase):
         judge, wrong, _ = self.judge([gtk(10.5, 960, 172, field=789), gtk(10.6, 960, 172, field=790)])
         self.assertEqual((wrong, judge.covered, [round(ms) for ms in judge.visible_after]), ([], 1, [300]))
 
+    def test_a_frame_drawn_before_the_keyboard_came_is_on_the_screen(self):
+        # The app padded and scrolled at 10.15 s, before the reading saw the
+        # keyboard up (10.20 s), and drew nothing more: the field was visible
+        # when the keyboard was up, 0 ms after.
+        judge, wrong, _ = self.judge([gtk(10.15, 960, 172, field=788), gtk(10.7, 960, 172, field=788)])
+        self.assertEqual((wrong, judge.visible_after), ([], [0.0]))
+
     def test_qt_frames_carry_what_qinputmethod_said(self):
         told = [(10.3, 172), (11.2, 0)]
         frames = im_frames.frames_of([[10500, 960, 171, 0, 788], [11500, 960, 0, 0, -1]], told, "qt-im")
