@@ -12,7 +12,7 @@ focuses the bottom field and takes the focus away, each held PERIOD seconds
 after the keyboard came (or went), starting 0.8 s after its first frame.
 
 Test code, not the module's: it logs every frame it draws (GdkFrameClock
-after-paint) as scripts/osk/frame-judge reads them,
+after-paint) as scripts/osk/im-frames reads them (frame_rule.py's gtk_frame),
 `insetd-frame [t ms, window height, extra bottom margin, scroll value, field bottom]`,
 each step as `insetd-cycle focus|blur T`, the input-method modules as `insetd-im`, and the field's text (what a test
 types) as `insetd-text TEXT`.

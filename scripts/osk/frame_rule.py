@@ -1,9 +1,12 @@
 """The motion rule of issue 35, applied to every frame an app drew in one cell.
 
 scripts/kiosk-test runs every app (Chromium with insetd.js, the Qt app with
-the Insetd module) through the same cycles; each app's own frame log is
-turned into Frame records (chromium_frame, qt_frame) and CellJudge judges
-those, whichever app drew them, so one rule decides every frame:
+the Insetd module) through the same cycles; scripts/gtk-test and
+scripts/qt-im-test run stock GTK and Qt apps with insetd's input-method
+modules, which cycle focus themselves (scripts/osk/im-frames reads the screen
+for them). Each app's own frame log is turned into Frame records
+(chromium_frame, qt_frame, gtk_frame, qt_im_frame) and CellJudge judges those,
+whichever app drew them, so one rule decides every frame:
 
   - no frame applies more inset than the keyboard on the screen covers of the
     app's window at that frame (+1 px): a wrong frame, and the cycle fails;
@@ -23,7 +26,8 @@ FRAME_MS = 16.7  # one frame at 60 Hz: the slack either side of a reading of the
 # innerHeight, a Qt window's height); inset: the bottom inset the app applied
 # beyond its own (insetd.js's padding, the Flickable's bottomMargin less its
 # own); told: the keyboard height the app was told covers it (kb.boundingRect,
-# Insetd.keyboard.rectangle); field_bottom: the focused field's bottom in the
+# Insetd.keyboard.rectangle, QInputMethod's keyboardRectangle; None where the
+# app's log does not say); field_bottom: the focused field's bottom in the
 # viewport; outer, screen_y: where the window is, for a failure's message.
 Frame = namedtuple("Frame", "t viewport inset told field_bottom outer screen_y")
 
@@ -43,6 +47,23 @@ def qt_frame(raw, own_margin=0.0):
     return Frame(t_ms / 1000, height, margin - own_margin, keyboard, field_bottom, outer, screen_y)
 
 
+def gtk_frame(raw):
+    """gtk/tests/gtk-app.py's GdkFrameClock after-paint log: [ms, window
+    height, the bottom margin the module added, scroll value, field bottom].
+    The app logs nothing of what the module was told."""
+    t_ms, height, margin, _scroll, field_bottom = raw
+    return Frame(t_ms / 1000, height, margin, None, field_bottom, height, 0)
+
+
+def qt_im_frame(raw, told=None):
+    """qt/imcontext/tests' forms (QT_IM_MODULE=insetd): [ms, window height,
+    the margin under the scroller's viewport, its offset, the focused field's
+    bottom or -1]; told: the keyboardRectangle height QInputMethod gave the
+    app last before the frame (its `insetd-im` log), 0 while not visible."""
+    t_ms, height, margin, _offset, field_bottom = raw
+    return Frame(t_ms / 1000, height, margin, told, field_bottom, height, 0)
+
+
 def percentile(values, p):
     ordered = sorted(values)
     if not ordered:
@@ -54,17 +75,18 @@ def percentile(values, p):
 
 class CellJudge:
     """Counts over one cell (compositor x OSK x app x window mode), cycle by
-    cycle: frames judged, frames with excess inset (and how many after a
+    cycle: frames drawn and judged, frames with excess inset (and how many after a
     blur), the peak excess, frames told of more keyboard than covers the
     window, frames with the field covered, keyboard up -> field visible."""
 
     def __init__(self):
-        self.frames = self.excess = self.after_blur = self.told = self.covered = 0
+        self.frames = self.judged = self.excess = self.after_blur = self.told = self.covered = 0
+        self.untold = 0  # frames whose app's log does not say what it was told
         self.peak = 0.0
         self.visible_after = []
         self.drawn_to_visible = []
 
-    def cycle(self, frames, zone, base_viewport, app_window, up_at, blurred_at, gone_at, drawn_at=None):
+    def cycle(self, frames, zone, base_viewport, app_window, up_at, blurred_at, gone_at, drawn_at=None, held=False):
         """Judges one focus/blur cycle's frames; returns the wrong frames'
         descriptions (empty: every frame right).
 
@@ -78,9 +100,20 @@ class CellJudge:
 
         `drawn_at`: when the OSK drew the keyboard (its own log); the first
         frame after it with the field above the keyboard is P6's end.
+
+        `held`: the app draws only what changes (the input-method modules'
+        stock apps), so its last frame before the keyboard was up is still on
+        the screen then: with the field above the keyboard, visible at up_at.
         """
         slack = FRAME_MS / 1000
         wrong, visible_at, shown_at = [], None, None
+        if held and up_at is not None:
+            shown = [f for f in frames if f.t <= up_at + slack]
+            if shown:
+                f = shown[-1]
+                shrunk = app_window and base_viewport is not None and f.viewport < base_viewport - 0.5
+                if 0 <= f.field_bottom <= f.viewport - (0 if shrunk else zone) + 1:
+                    visible_at = up_at
 
         def when(t):
             return (f"{(t - up_at) * 1000:+.0f} ms from up" if up_at and t < blurred_at
@@ -98,13 +131,14 @@ class CellJudge:
                 allowed = zone
             else:
                 continue
+            self.judged += 1
             if f.inset > allowed + 1:
                 self.excess += 1
                 self.after_blur += f.t >= blurred_at
                 self.peak = max(self.peak, f.inset - allowed)
                 if len(wrong) < 6:
                     wrong.append(f"{when(f.t)}: viewport {f.viewport:g}, inset {f.inset:g}, allowed {allowed:g}")
-            if f.told > allowed + 1:
+            if f.told is not None and f.told > allowed + 1:
                 self.told += 1
             # The field, once the keyboard is up, above it: inside the
             # viewport less what the keyboard covers of it.
@@ -114,6 +148,7 @@ class CellJudge:
                 elif visible_at is None:
                     visible_at = f.t
         self.frames += len(frames)
+        self.untold += sum(f.told is None for f in frames)
         if visible_at is not None and up_at is not None:
             self.visible_after.append(max(0.0, (visible_at - up_at) * 1000))
         if shown_at is not None:
@@ -126,5 +161,6 @@ class CellJudge:
         p6 = (f", OSK drawn -> field visible (P6) p50 {d50:.0f} ms p99 {d99:.0f} ms (n={len(self.drawn_to_visible)})"
               if d50 is not None else "")
         return (f"frames {self.frames}: inset over {self.excess} ({self.after_blur} after blur; peak {self.peak:g} px), "
-                f"told of more keyboard {self.told}, field covered {self.covered}"
+                + (f"told of more keyboard {self.told}, " if not 0 < self.frames == self.untold else "")
+                + f"field covered {self.covered}"
                 + (f", up -> field visible p50 {v50:.0f} ms p99 {v99:.0f} ms" if v50 is not None else "") + p6)
