@@ -107,22 +107,26 @@ class CellJudge:
         """
         slack = FRAME_MS / 1000
         wrong, visible_at, shown_at = [], None, None
+
+        def shrunk_window(f):
+            return app_window and base_viewport is not None and f.viewport < base_viewport - 0.5
+
+        def field_clear(f, shrunk):
+            """The field above what the keyboard covers of the viewport (+1 px)."""
+            return f.field_bottom <= f.viewport - (0 if shrunk else zone) + 1
+
         if held and up_at is not None:
             shown = [f for f in frames if f.t <= up_at + slack]
-            if shown:
-                f = shown[-1]
-                shrunk = app_window and base_viewport is not None and f.viewport < base_viewport - 0.5
-                if 0 <= f.field_bottom <= f.viewport - (0 if shrunk else zone) + 1:
-                    visible_at = up_at
+            if shown and 0 <= shown[-1].field_bottom and field_clear(shown[-1], shrunk_window(shown[-1])):
+                visible_at = up_at
 
         def when(t):
             return (f"{(t - up_at) * 1000:+.0f} ms from up" if up_at and t < blurred_at
                     else f"{(t - blurred_at) * 1000:+.0f} ms from blur")
 
         for f in frames:
-            shrunk = app_window and base_viewport is not None and f.viewport < base_viewport - 0.5
-            if drawn_at is not None and shown_at is None and drawn_at <= f.t < blurred_at \
-                    and f.field_bottom <= f.viewport - (0 if shrunk else zone) + 1:
+            shrunk = shrunk_window(f)
+            if drawn_at is not None and shown_at is None and drawn_at <= f.t < blurred_at and field_clear(f, shrunk):
                 shown_at = f.t
             up = up_at is not None and up_at + slack < f.t < blurred_at
             if shrunk or (gone_at is not None and f.t > gone_at + slack):
@@ -143,7 +147,7 @@ class CellJudge:
             # The field, once the keyboard is up, above it: inside the
             # viewport less what the keyboard covers of it.
             if up:
-                if f.field_bottom > f.viewport - (0 if shrunk else zone) + 1:
+                if not field_clear(f, shrunk):
                     self.covered += 1
                 elif visible_at is None:
                     visible_at = f.t

@@ -52,10 +52,11 @@ def drawn_times(path, reference):
                 attached.discard(surface.group(1))
                 shown.discard(surface.group(1))
         elif interface == "wl_surface" and oid in layer_surfaces:
-            if request == "attach":
-                (attached.discard if args.startswith("nil") else attached.add)(oid)
-                if args.startswith("nil"):
-                    shown.discard(oid)
+            if request == "attach" and args.startswith("nil"):
+                attached.discard(oid)
+                shown.discard(oid)
+            elif request == "attach":
+                attached.add(oid)
             elif request == "commit" and oid in attached and oid not in shown:
                 shown.add(oid)
                 drawn.append(wall_time(stamp_us, reference))
