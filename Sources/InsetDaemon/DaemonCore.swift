@@ -40,6 +40,9 @@ final class DaemonCore {
     /// The bridge whose OSK ended (`oskRunning` false), until it runs again or
     /// the bridge goes.
     var oskEndedUnder: ClientID?
+    /// Clients that reported as OSK bridges (any `osk…` message insetd took),
+    /// told when the focus moves with the keyboard up (`restateShown`).
+    var bridges: Set<ClientID> = []
     /// What `policy` subscribers were last told of the hardware keyboard.
     var publishedHardwareKeyboard = false
     /// The view whose field has focus, as clients last said: the client that
@@ -181,6 +184,7 @@ final class DaemonCore {
         case .left(let id):
             if focused?.client == id { focused = nil }
             windows[id] = nil
+            bridges.remove(id)
             timeline.remove(id)
             feed(.clientGone(id), from: .client(id))
             bridgeLeft(id)
@@ -261,6 +265,7 @@ final class DaemonCore {
             var learned: [Size: Rect]?
             if case .oskFrame = request.message { learned = pipeline.policy.reportedFrames }
             try step(event, from: .client(client))
+            if request.message.isBridgeReport { bridges.insert(client) }
             if case .oskVisibility(let bridge, false) = request.message, let frame = pipeline.policy.frame {
                 oskHideOutlived(frame, by: bridge, client: client)
             }
@@ -317,6 +322,9 @@ final class DaemonCore {
                 outbox.send(.focusLost(view: previous.name), to: previous.client)
             }
             focused = view
+            if let frame = pipeline.policy.frame {
+                for bridge in bridges { restateShown(frame, to: bridge) }
+            }
         case .blur(let name), .unregister(let name):
             if focused == ViewID(client: client, name: name) { focused = nil }
         default:

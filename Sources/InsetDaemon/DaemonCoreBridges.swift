@@ -34,9 +34,17 @@ extension DaemonCore {
     /// the keyboard is shown, and shows the OSK again.
     func oskHideOutlived(_ frame: Rect, by bridge: String, client: ClientID) {
         logger.info("the OSK hid as the focus moved to another field: the keyboard stays", metadata: ["bridge": "\(bridge)"])
+        restateShown(frame, to: client)
+    }
+
+    /// A `didShow` of the keyboard as it is, to one bridge only: the keyboard
+    /// is shown, still or again (apps are told nothing; nothing changed). A
+    /// bridge hears it when the focus moves with the keyboard up, and after a
+    /// hide of its OSK that insetd did not take.
+    func restateShown(_ frame: Rect, to bridge: ClientID) {
         let shown = KeyboardNotification(
             phase: .didShow, beginFrame: frame, endFrame: frame, animation: .none, focusOwner: pipeline.policy.focusOwner)
-        outbox.send(.keyboard(shown, isLocal: false), to: client)
+        outbox.send(.keyboard(shown, isLocal: false), to: bridge)
     }
 
     /// An OSK that ended shows no keyboard (the pipeline's `oskRunning`); the

@@ -37,6 +37,9 @@ package struct BridgeMachine: Sendable {
     package private(set) var applied: Bool?
     package private(set) var observed: Bool?
     private var visibleSince: Instant?
+    /// When insetd last said the keyboard is shown while it already was (the
+    /// focus moved): a hide within `settle` of it is a drop, as after a show.
+    private var restatedAt: Instant?
     private var lastShowSent: Instant?
 
     // A show being asserted: sends so far in this episode, and when to look again.
@@ -104,6 +107,10 @@ package struct BridgeMachine: Sendable {
             linked = false
             resetEpisode()
         case .keyboard(let shown):
+            // Shown again while shown: insetd restates it when the focus moves
+            // to another field, at which an OSK that follows the app's text
+            // input (squeekboard) may drop it, as right after a show.
+            if shown, keyboardShown { restatedAt = now }
             keyboardShown = shown
             if let choice = userChoice, choice != shown { userChoice = nil }
             // A hide seen while insetd hides anyway (squeekboard on blur) is not news.
@@ -208,7 +215,7 @@ package struct BridgeMachine: Sendable {
     /// Visible, and no show sent, for `settle`: a hide now is no drop.
     private func settled(since: Instant? = nil, now: Instant) -> Bool {
         guard let since = since ?? visibleSince else { return false }
-        return now >= max(since, lastShowSent ?? since) + timing.settle
+        return now >= max(since, lastShowSent ?? since, restatedAt ?? since) + timing.settle
     }
 
     /// The user (or the OSK by itself) showed or hid it: insetd treats it as the

@@ -194,6 +194,15 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
 }
 
 extension ClientMessage {
+    /// A report only an OSK bridge sends (insetd-osk; authorized like control
+    /// commands): its sender is a bridge.
+    public var isBridgeReport: Bool {
+        switch self {
+        case .oskVisibility, .oskFrame, .oskAnimation, .oskProblem, .oskRunning: true
+        default: false
+        }
+    }
+
     /// The core event a client's message becomes, or nil for messages the daemon
     /// answers itself (hello, subscribe, status, devices, rotate). One mapping for
     /// the daemon and the fuzzer, so what is fuzzed is what runs.

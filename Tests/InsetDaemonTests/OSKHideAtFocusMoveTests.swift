@@ -44,6 +44,28 @@ extension DaemonCoreRoutingTests {
         }
     }
 
+    /// A bridge hears the keyboard restated (a didShow of it as it is) when the
+    /// focus moves with the keyboard up, so that it takes its OSK's hide at
+    /// the app's text-input change for a drop; the app hears nothing new, and
+    /// a client that never reported as a bridge is not told.
+    @Test func aFocusMovedWithTheKeyboardUpIsRestatedToBridgesOnly() throws {
+        let app = a, bridge = b, other = ClientID("c3")
+        for client in [app, bridge, other] { join(client) }
+        request(bridge, .oskAnimation(bridge: "squeekboard", animation: nil))
+        request(app, .register(Self.view))
+        request(app, .focus(view: "form", field: Rect(x: 0, y: 100, width: 400, height: 40)))
+        settle()
+        for client in [app, bridge, other] { _ = try outbox.take(client) }
+        request(app, .focus(view: "form", field: Rect(x: 0, y: 300, width: 400, height: 40)))
+        settle()
+        let toBridge = try outbox.take(bridge).compactMap { if case .keyboard(let note, _) = $0 { note } else { nil } }
+        #expect(toBridge.map(\.phase) == [.didShow])
+        #expect(toBridge.first.map { $0.beginFrame == $0.endFrame && $0.endFrame == Self.landscapeKeyboard } == true)
+        #expect(try outbox.take(other).isEmpty)
+        let toApp = try outbox.take(app).filter { if case .keyboard = $0 { true } else { false } }
+        #expect(toApp.isEmpty)
+    }
+
     /// The user's hide stands even right after a focus when no field is focused
     /// any more; and the OSK's own show is the user's show at any time.
     @Test func withNoFieldFocusedTheHideIsTakenAtOnceAndAShowAlways() throws {

@@ -121,6 +121,24 @@ import Testing
         Line(ms: 4000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 4080),
     ]
 
+    /// the focus moves with the keyboard up (insetd says shown again): squeekboard's hide at the app's text-input change is a drop
+    static let focusMoved: [Line] = confirmed + [
+        Line(ms: 2010, event: .tick, actions: [.checkFullscreen], wake: 3010),
+        Line(ms: 2010, event: .fullscreen(window: nil), actions: [], wake: 3010),
+        // Settled since 1010 + 500; insetd restates the show at 2500 (the focus moved).
+        Line(ms: 2500, event: .keyboard(shown: true), actions: [], wake: 3010),
+        // 280 ms later, within 2500 + 500: a drop, asked again at once (no hold, nothing reported).
+        Line(
+            ms: 2780, event: .oskObserved(visible: false),
+            actions: [
+                .trace("squeekboard hid again right after showing: asserting the show again"),
+                .trace("squeekboard not shown yet: asking again (attempt 2)"), .setOSKVisible(true),
+            ], wake: 2980),
+        Line(
+            ms: 2800, event: .oskObserved(visible: true),
+            actions: [.trace("squeekboard shown (confirmed at attempt 2)"), .checkFullscreen], wake: 3800),
+    ]
+
     /// squeekboard hiding on blur while insetd hides anyway is not news
     static let hideOnBlur: [Line] = confirmed + [
         Line(ms: 2000, event: .oskObserved(visible: false), actions: [], wake: 2250),
@@ -257,6 +275,7 @@ import Testing
         Timeline("a show never confirmed: four attempts, then insetd is told why and that it is hidden", neverConfirmed),
         Timeline("the user's own hide of a settled keyboard stands: reported after the hold, not shown again", userHide),
         Timeline("squeekboard hiding on blur while insetd hides anyway is not news", hideOnBlur),
+        Timeline("the focus moves with the keyboard up: the OSK's hide at the text-input change is a drop, asserted again", focusMoved),
         Timeline("a hide within the settle time of the last show is a drop, asserted again", hideWithinSettle),
         Timeline("the OSK crashes while shown and returns: shown again at once", crashAndReturn),
         Timeline("the OSK crashes and does not return: insetd is told it cannot show", crashForGood),
