@@ -275,7 +275,8 @@ class GtkHostile(GtkCell):
     def run_cell(self):
         session, directory = self.session, self.session.dir
         self.log_path = f"{directory}/gtk-hostile-absent.log"
-        process = self.start_app(f"{directory}/absent.sock", "form", "--cycles", "2", "--max-wait", "0.5")
+        process = self.start_app(f"{directory}/absent.sock", "form", "--cycles", "2", "--max-wait", "0.5",
+                                 "--period", str(self.app.period))
         try:
             typer = self.type_after_focus("absent")
             process.wait(timeout=40)
@@ -286,7 +287,8 @@ class GtkHostile(GtkCell):
         finally:
             session.processes.stop(process)
         self.log_path = f"{directory}/gtk-hostile-killed.log"
-        process = self.start_app(self.app.socket, "form", "--fullscreen", "--cycles", "3")
+        process = self.start_app(self.app.socket, "form", "--fullscreen", "--cycles", "3",
+                                 "--period", str(self.app.period))
         try:
             insetd = [p for name, p in session.processes.started if name == "insetd"][-1]
             self.wait_steps("focus", 1)
