@@ -184,6 +184,9 @@ class GtkCell:
         started = time.time()
         try:
             self.run_cell()
+        except Exception as error:
+            self.fail(f"error: {error}")
+            raise
         finally:
             self.seconds = time.time() - started
 
