@@ -60,6 +60,8 @@ IM = _im_frames()
 
 def parse_cases(text, compositor):
     """[(layout, mode, osk)] from `form:app adw:kiosk:wvkbd hostile ...`."""
+    if compositor not in DEFAULT_CASES:
+        raise SystemExit(f"kiosk-test: --app gtk runs on {' and '.join(DEFAULT_CASES)}, not {compositor}")
     cases = []
     for word in (text or DEFAULT_CASES[compositor]).split():
         if word == "hostile":
