@@ -69,7 +69,7 @@ def parse_cases(text, compositor):
             continue
         parts = word.split(":")
         if len(parts) not in (2, 3) or parts[0] not in ("form", "chat", "adw", "notes") or parts[1] not in MODES:
-            raise ValueError(f"a GTK case is LAYOUT:MODE[:OSK] (form|chat|adw|notes, app|kiosk), not {word!r}")
+            raise SystemExit(f"kiosk-test: a GTK case is LAYOUT:MODE[:OSK] (form|chat|adw|notes, app|kiosk), not {word!r}")
         cases.append((parts[0], MODES[parts[1]], parts[2] if len(parts) == 3 else "squeekboard"))
     return cases
 

@@ -30,7 +30,7 @@ class Cases(unittest.TestCase):
         self.assertEqual(parse_cases("form:window adw:fullscreen:wvkbd hostile", "sway"),
                          [("form", "app", "squeekboard"), ("adw", "kiosk", "wvkbd"),
                           ("hostile", "kiosk", "squeekboard")])
-        with self.assertRaises(ValueError):
+        with self.assertRaises(SystemExit):
             parse_cases("form:tiled", "sway")
 
 
