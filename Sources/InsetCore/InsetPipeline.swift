@@ -16,6 +16,9 @@ public struct InsetPipeline: Sendable {
     /// The focused field's scroll waits for the filter (a frame is pending or the
     /// filter is suspended): it is made in the pass that delivers.
     private var focusScrollPending = false
+    /// When a client last reported a focus (a new field, or the same view's
+    /// field again): `focusMoveGrace` runs from it.
+    private var focusReportedAt: Instant?
     private var transition: (endsAt: Instant, animation: Animation)?
     /// A bridge will report the real frame (`frameAwaited`).
     public private(set) var frameAwaited = false
@@ -43,6 +46,15 @@ public struct InsetPipeline: Sendable {
     /// reports the keyboard hidden), so a show no OSK ever confirmed pads
     /// nothing at all.
     public static let frameMeasureWait: Duration = .seconds(2)
+
+    /// How long after a focus report the OSK hiding by itself is taken as its
+    /// answer to the app's text input change (`PipelineEvent.oskVisibility`),
+    /// not as the user's hide. Measured on sway with Chromium moving the focus
+    /// between fields: squeekboard hid and insetd-osk reported it 280 ms after
+    /// insetd.js's focus (insetd-osk holds a hide 250 ms). Shorter than the
+    /// 1.48 s in which insetd-osk gives up a show the OSK never confirms and
+    /// reports it hidden, which still hides the keyboard.
+    public static let focusMoveGrace: Duration = .seconds(1)
 
     /// The view whose text field has focus.
     public var focusedView: ViewID? { focus?.view }
@@ -124,6 +136,11 @@ public struct InsetPipeline: Sendable {
             if !awaited { deliver(filter.endWait(), into: &out) }
         case .oskAnimation(let animation):
             route(policy.handle(.oskAnimation(animation), now: now), into: &out)
+        case .oskVisibility(let visible):
+            // The OSK's hide right after a focus report, with the field still
+            // focused, answers the app's text input change, not the user.
+            if !visible, focus != nil, let reported = focusReportedAt, now < reported + Self.focusMoveGrace { break }
+            route(policy.handle(.command(visible ? .show : .hide), now: now), into: &out)
         case .floatingFrame(let rect):
             route(policy.handle(.floatingFrame(rect), now: now), into: &out)
             // A reported frame is the OSK on the screen: a show or frame change
@@ -146,6 +163,7 @@ public struct InsetPipeline: Sendable {
             // user's hide or show stands.
             let restated = focusedView == id
             focus = FocusedField(view: id, field: field)
+            focusReportedAt = now
             if !restated { route(policy.handle(.focus(owner: id.client), now: now), into: &out) }
             focusScrollPending = true
             deliver([], into: &out)

@@ -14,6 +14,13 @@ public enum PipelineEvent: Hashable, Sendable {
     /// How the real keyboard moves on the screen (nil: not known; the
     /// configured animation stands). Reported by an OSK bridge.
     case oskAnimation(Animation?)
+    /// The OSK was shown or hidden by itself or its user, as its bridge saw it
+    /// happen: the show or hide command, except a hide within
+    /// `InsetPipeline.focusMoveGrace` of a focus report with a field still
+    /// focused. An OSK that follows the app's text input (squeekboard) hides
+    /// when the app moves its text input to another field, after the app told
+    /// insetd of the new focus: that hide is the OSK's, and the keyboard stays.
+    case oskVisibility(Bool)
     /// An OSK bridge that measures the real keyboard's frame is there (or gone):
     /// a show in an orientation with no reported frame waits for its report.
     case frameAwaited(Bool)

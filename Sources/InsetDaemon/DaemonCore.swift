@@ -256,6 +256,9 @@ final class DaemonCore {
             var learned: [Size: Rect]?
             if case .oskFrame = request.message { learned = pipeline.policy.reportedFrames }
             try step(event, from: .client(client))
+            if case .oskVisibility(let bridge, false) = request.message, let frame = pipeline.policy.frame {
+                oskHideOutlived(frame, by: bridge, client: client)
+            }
             if let learned, pipeline.policy.reportedFrames != learned { framesLearned(pipeline.policy.reportedFrames) }
             if case .policy(let mode) = request.message {
                 logger.info("keyboard mode changed", metadata: ["mode": "\(mode.rawValue)", "by": "\(client)"])

@@ -28,6 +28,17 @@ extension DaemonCore {
             metadata: ["bridge": "\(bridge)", "animation": "\(animation.map { "\($0)" } ?? "not known: the configured one")"])
     }
 
+    /// The bridge's OSK hid itself right after a focus and the keyboard stays
+    /// (`KeyboardPolicy.Input.oskVisibility`). The bridge took that hide for
+    /// the user's and leaves the OSK hidden until insetd's word: it hears that
+    /// the keyboard is shown, and shows the OSK again.
+    func oskHideOutlived(_ frame: Rect, by bridge: String, client: ClientID) {
+        logger.info("the OSK hid as the focus moved to another field: the keyboard stays", metadata: ["bridge": "\(bridge)"])
+        let shown = KeyboardNotification(
+            phase: .didShow, beginFrame: frame, endFrame: frame, animation: .none, focusOwner: pipeline.policy.focusOwner)
+        outbox.send(.keyboard(shown, isLocal: false), to: client)
+    }
+
     func reportedProblem(_ problem: String?, by bridge: String, client: ClientID) {
         if let problem {
             logger.notice("the OSK is not on the screen", metadata: ["bridge": "\(bridge)", "problem": "\(problem)"])

@@ -211,7 +211,7 @@ extension ClientMessage {
         case .transition(let duration, let screen): return .transition(duration: .fromSeconds(duration), screen: screen)
         case .dismiss(let name): return .interactiveDismiss(view(name))
         case .policy(let mode): return .mode(mode)
-        case .oskVisibility(_, let visible): return .command(visible ? .show : .hide)
+        case .oskVisibility(_, let visible): return .oskVisibility(visible)
         case .oskFrame(_, let frame): return frame.map(PipelineEvent.floatingFrame) ?? .frameAwaited(true)
         case .oskAnimation(_, let animation): return .oskAnimation(animation)
         }

@@ -17,6 +17,7 @@ whichever app drew them, so one rule decides every frame:
     (scripts/osk/osk_surface.py), the time from that to the first frame the
     app drew after it with the field above the keyboard.
 """
+import bisect
 from collections import namedtuple
 
 FRAME_MS = 16.7  # one frame at 60 Hz: the slack either side of a reading of the screen
@@ -82,6 +83,7 @@ class CellJudge:
     def __init__(self):
         self.frames = self.judged = self.excess = self.after_blur = self.told = self.covered = 0
         self.untold = 0  # frames whose app's log does not say what it was told
+        self.dropped = 0  # frames while the OSK dropped the keyboard by itself (`timeline`)
         self.peak = 0.0
         self.visible_after = []
         self.drawn_to_visible = []
@@ -164,6 +166,50 @@ class CellJudge:
             self.drawn_to_visible.append((shown_at - drawn_at) * 1000)
         return wrong
 
+    def timeline(self, frames, readings, base_viewport, app_window, drops=()):
+        """Judges frames against the keyboard on the screen read all along:
+        `readings` are (start, end, zone) back to back, zone 0 while no
+        keyboard is up (scripts/osk/kiosk_transitions.py's Truth). A frame at
+        t is judged where the screen is certain then: the last reading ended
+        a frame before t and the first begun a frame after t, and every
+        reading from one to the other, say the same zone. Returns the wrong
+        frames' descriptions, as `cycle` does.
+
+        `drops`: (start, end) spans in which the OSK dropped the keyboard by
+        itself and came back with nobody asking for a hide (squeekboard at
+        Chromium's text-input change): frames in them are counted apart
+        (`dropped`), not judged."""
+        slack = FRAME_MS / 1000
+        wrong = []
+        starts, ends = [r[0] for r in readings], [r[1] for r in readings]
+        for f in frames:
+            if any(start - slack <= f.t <= end + slack for start, end in drops):
+                self.dropped += 1
+                continue
+            before = bisect.bisect_right(ends, f.t - slack) - 1
+            after = bisect.bisect_left(starts, f.t + slack)
+            if before < 0 or after >= len(readings):
+                continue
+            zones = {r[2] for r in readings[before:after + 1]}
+            if len(zones) != 1:
+                continue
+            zone = zones.pop()
+            shrunk = app_window and base_viewport is not None and f.viewport < base_viewport - 0.5
+            allowed = 0 if shrunk or zone == 0 else zone
+            self.judged += 1
+            if f.inset > allowed + 1:
+                self.excess += 1
+                self.peak = max(self.peak, f.inset - allowed)
+                if len(wrong) < 6:
+                    wrong.append(f"{f.t:.3f}: viewport {f.viewport:g}, inset {f.inset:g}, allowed {allowed:g} (zone {zone})")
+            if f.told is not None and f.told > allowed + 1:
+                self.told += 1
+            if zone and f.field_bottom > f.viewport - allowed + 1:
+                self.covered += 1
+        self.frames += len(frames)
+        self.untold += sum(f.told is None for f in frames)
+        return wrong
+
     def summary(self):
         v50, v99 = percentile(self.visible_after, 0.5), percentile(self.visible_after, 0.99)
         d50, d99 = percentile(self.drawn_to_visible, 0.5), percentile(self.drawn_to_visible, 0.99)
@@ -172,4 +218,5 @@ class CellJudge:
         return (f"frames {self.frames}: inset over {self.excess} ({self.after_blur} after blur; peak {self.peak:g} px), "
                 + (f"told of more keyboard {self.told}, " if not 0 < self.frames == self.untold else "")
                 + f"field covered {self.covered}"
+                + (f", during the OSK's own drops {self.dropped}" if self.dropped else "")
                 + (f", up -> field visible p50 {v50:.0f} ms p99 {v99:.0f} ms" if v50 is not None else "") + p6)

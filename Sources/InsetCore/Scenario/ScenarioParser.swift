@@ -92,6 +92,11 @@ public enum ScenarioParser {
                 let duration = try ScenarioValues.duration(value)
                 event = .pipeline(.oskAnimation(Animation(duration: duration, curve: try ScenarioValues.choice(args.word("curve")))))
             }
+        case "osk-visibility":
+            // `osk-visibility shown|hidden`: the OSK changed by itself or its user.
+            let value = try args.word("shown|hidden")
+            guard value == "shown" || value == "hidden" else { throw ScenarioValueError("expected shown or hidden, got '\(value)'") }
+            event = .pipeline(.oskVisibility(value == "shown"))
         case "await-frame":
             event = .pipeline(.frameAwaited(try ScenarioValues.flag(args.word("on|off"))))
         case "register": event = .register(try ScenarioValues.view(args.word("view")), fields: try args.fields())

@@ -1,0 +1,179 @@
+"""Issue 35's transitions beyond focus and blur, for scripts/kiosk-test
+(--transitions): with the keyboard up, the focus moves to another field (one
+further down, then one near the top, then a numeric one, which squeekboard
+answers with its number layout), insetd-osk is killed and started again, and
+the OSK itself is killed and started again. Each is judged at every frame the
+app drew, against the keyboard on the screen as a thread of the test saw it
+the whole time (scripts/osk/frame_rule.py's `CellJudge.timeline`): no frame
+with more inset than the keyboard covers of the window then (+1 px), and the
+focused field above the keyboard once it settled.
+
+What must be true, derived from what the screen shows (not from insetd):
+  - field to field: the keyboard stays up (insetd-osk asks squeekboard again
+    if it drops a show at Chromium's text-input change); each field ends
+    above the keyboard; nothing is padded beyond the keyboard's cover.
+  - insetd-osk killed and started again: the keyboard on the screen does not
+    change, so neither does the page: still padded by the keyboard's height
+    in full screen, 0 in the shrunk app window, the field visible throughout.
+  - the OSK killed: the keyboard leaves the screen, so the inset is gone in
+    the frame after the screen shows it gone (a window grown back, or a full
+    screen no longer covered); started again with the field still focused,
+    insetd-osk shows it again and the field ends above it.
+"""
+import threading
+import time
+
+
+class Truth(threading.Thread):
+    """The keyboard on the screen over time: (t, zone) samples, zone 0 when
+    no keyboard is up (the OSK's own Visible where it says, and the
+    compositor's exclusive zone), read back to back until stopped."""
+
+    def __init__(self, run):
+        super().__init__(daemon=True)
+        self.run_ = run
+        self.samples = []
+        self.stopped = threading.Event()
+
+    def run(self):
+        while not self.stopped.is_set():
+            before = time.time()
+            up, zone = self.run_.osk_up()
+            # A reading spans two questions: it holds from the first's start to the second's end.
+            self.samples.append((before, time.time(), (zone or 0) if up else 0))
+
+    def stop(self):
+        self.stopped.set()
+        self.join(timeout=5)
+        return self.samples
+
+
+class Transitions:
+    """The transitions of one Run (an OSK in a window mode), after its
+    focus/blur cycles, with the app still running. `keyboard` is kiosk-test's
+    OSK: it ends insetd-osk and the OSK as a crash would and starts them
+    again."""
+
+    def __init__(self, run, keyboard, log):
+        self.run, self.keyboard, self.log = run, keyboard, log
+
+    def execute(self):
+        steps = [("field to field", self.field_to_field), ("insetd-osk restarted", self.bridge_restarted)]
+        if self.keyboard.restartable:
+            steps.append((f"{self.run.osk} restarted", self.osk_restarted))
+        for name, step in steps:
+            self.step(name, step)
+
+    def step(self, name, body):
+        run, page = self.run, self.run.page
+        page.take_frames()
+        truth = Truth(run)
+        truth.start()
+        try:
+            page.send("focus")
+            up, zone = run.wait(run.osk_up)
+            if not up:
+                run.fail(name, f"the OSK is not up after focus (zone {zone})")
+                return
+            run.zone = zone
+            self.settled(name, "target")
+            body(name)
+            page.send("blur")
+            gone, _ = run.wait(run.osk_gone)
+            if not gone:
+                run.fail(name, "the OSK is still up after the blur")
+            ok, r = run.wait(lambda: ((r := page.fresh_report()) is not None and r["padding"] == 0
+                                      and r["keyboard"]["height"] == 0 and not r["active"], r), interval=0.02)
+            if not ok:
+                run.fail(name, f"after the blur the page still has padding or a keyboard: {r}")
+            time.sleep(0.1)
+            page.fresh_report()
+        finally:
+            samples = truth.stop()
+        frames = [run.app.frame(f) for f in page.take_frames()]
+        drops = self.drops(samples) if body == self.field_to_field else ()
+        wrong = run.judge.timeline(frames, samples, run.base_inner, run.mode == "app", drops)
+        if wrong:
+            run.fail(name, f"frames with more inset than the keyboard on the screen covers: " + "; ".join(wrong))
+        self.log(f"  {name}: {len(frames)} frames judged against {len(samples)} readings of the screen")
+
+    @staticmethod
+    def drops(samples):
+        """The spans in which the keyboard left the screen and came back with
+        no hide asked for: the OSK's own drops (field to field asks for none
+        until its blur, after which the keyboard does not come back)."""
+        spans, left, seen_up = [], None, False
+        for start, end, zone in samples:
+            if zone == 0 and left is None and seen_up:
+                left = start
+            elif zone:
+                seen_up = True
+                if left is not None:
+                    spans.append((left, end))
+                    left = None
+        return spans
+
+    def settled(self, name, field):
+        """The page settled with `field` focused: padded by the keyboard's
+        cover of the viewport (all of it in full screen, none in the shrunk
+        app window), the field's bottom above the keyboard's top."""
+        run, page = self.run, self.run.page
+
+        def check():
+            r = page.fresh_report()
+            if not r or r["active"] != field or r["animating"]:
+                return False, r
+            zone = run.zone
+            covered = 0 if run.mode == "app" else zone
+            field_bottom = r["field"]["y"] + r["field"]["height"]
+            clear = field_bottom <= r["innerHeight"] - covered + 0.5 and r["field"]["y"] >= 0
+            return r["padding"] == covered and r["keyboard"]["height"] == covered and clear, r
+
+        ok, r = run.wait(check, timeout=3)
+        if not ok:
+            run.fail(name, f"not settled with {field} focused: " + (
+                f"padding {r['padding']}, kb {r['keyboard']}, field {r['field']}, inner {r['innerHeight']}, "
+                f"active {r['active']}, zone {run.zone}" if r else "no report"))
+        return ok
+
+    def field_to_field(self, name):
+        run = self.run
+        for field in ("f24", "f3", "number"):
+            run.page.send(f"focus:{field}")
+            up, zone = run.wait(run.osk_up)
+            if not up:
+                run.fail(name, f"the OSK is not up with {field} focused")
+                return
+            run.zone = zone
+            self.settled(name, field)
+            time.sleep(0.3)
+
+    def bridge_restarted(self, name):
+        run = self.run
+        self.keyboard.kill_bridge()
+        time.sleep(1.0)
+        self.keyboard.start_bridge()
+        time.sleep(1.5)
+        up, zone = run.osk_up()
+        if not up or zone != run.zone:
+            run.fail(name, f"the keyboard changed on the screen while insetd-osk restarted: up {up}, zone {zone}")
+        self.settled(name, "target")
+
+    def osk_restarted(self, name):
+        run, page = self.run, self.run.page
+        self.keyboard.kill_keyboard()
+        # Its Visible goes with it: the zone alone says the keyboard left.
+        gone, zone = run.wait(lambda: ((z := run.session.keyboard_zone() if run.ipc else run.page_zone()) == 0, z))
+        if not gone:
+            run.fail(name, f"the keyboard is still on the screen after {run.osk} ended (zone {zone})")
+        ok, r = run.wait(lambda: ((r := page.fresh_report()) is not None and r["padding"] == 0
+                                  and r["keyboard"]["height"] == 0, r), interval=0.02)
+        if not ok:
+            run.fail(name, f"{run.osk} gone, the page still has padding or a keyboard: {r}")
+        self.keyboard.start_keyboard()
+        up, zone = run.wait(run.osk_up, timeout=8)
+        if not up:
+            run.fail(name, f"{run.osk} started again with the field focused, the keyboard is not back (zone {zone})")
+            return
+        run.zone = zone
+        self.settled(name, "target")
