@@ -16,9 +16,12 @@ public struct InsetPipeline: Sendable {
     /// The focused field's scroll waits for the filter (a frame is pending or the
     /// filter is suspended): it is made in the pass that delivers.
     private var focusScrollPending = false
-    /// When a client last reported a focus (a new field, or the same view's
-    /// field again): `focusMoveGrace` runs from it.
-    private var focusReportedAt: Instant?
+    /// When a client last reported a focus while the keyboard was up (the
+    /// focus moved to another field, or the same field again): `focusMoveGrace`
+    /// runs from it. The focus that brings the keyboard up does not count: a
+    /// drop right after the show is insetd-osk's to assert again, and a hide
+    /// after it is the user's.
+    private var focusMovedAt: Instant?
     private var transition: (endsAt: Instant, animation: Animation)?
     /// A bridge will report the real frame (`frameAwaited`).
     public private(set) var frameAwaited = false
@@ -47,8 +50,9 @@ public struct InsetPipeline: Sendable {
     /// nothing at all.
     public static let frameMeasureWait: Duration = .seconds(2)
 
-    /// How long after a focus report the OSK hiding by itself is taken as its
-    /// answer to the app's text input change (`PipelineEvent.oskVisibility`),
+    /// How long after a focus report with the keyboard up the OSK hiding by
+    /// itself is taken as its answer to the app's text input change
+    /// (`PipelineEvent.oskVisibility`),
     /// not as the user's hide. Measured on sway with Chromium moving the focus
     /// between fields: squeekboard hid and insetd-osk reported it 280 ms after
     /// insetd.js's focus (insetd-osk holds a hide 250 ms). Shorter than the
@@ -136,10 +140,12 @@ public struct InsetPipeline: Sendable {
             if !awaited { deliver(filter.endWait(), into: &out) }
         case .oskAnimation(let animation):
             route(policy.handle(.oskAnimation(animation), now: now), into: &out)
+        case .oskRunning(let running):
+            route(policy.handle(.oskRunning(running), now: now), into: &out)
         case .oskVisibility(let visible):
             // The OSK's hide right after a focus report, with the field still
             // focused, answers the app's text input change, not the user.
-            if !visible, focus != nil, let reported = focusReportedAt, now < reported + Self.focusMoveGrace { break }
+            if !visible, focus != nil, let moved = focusMovedAt, now < moved + Self.focusMoveGrace { break }
             route(policy.handle(.command(visible ? .show : .hide), now: now), into: &out)
         case .floatingFrame(let rect):
             route(policy.handle(.floatingFrame(rect), now: now), into: &out)
@@ -163,7 +169,7 @@ public struct InsetPipeline: Sendable {
             // user's hide or show stands.
             let restated = focusedView == id
             focus = FocusedField(view: id, field: field)
-            focusReportedAt = now
+            if policy.frame != nil { focusMovedAt = now }
             if !restated { route(policy.handle(.focus(owner: id.client), now: now), into: &out) }
             focusScrollPending = true
             deliver([], into: &out)

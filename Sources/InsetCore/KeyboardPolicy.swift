@@ -49,6 +49,11 @@ public struct KeyboardPolicy: Sendable {
         /// (none: it appears at once); nil: not known, the configured animation
         /// stands.
         case oskAnimation(Animation?)
+        /// The OSK ended (false) or runs again (true), as its bridge saw it:
+        /// while it does not run the keyboard is hidden, with no override, so
+        /// the decision that stands (a field focused) shows it again when it
+        /// is back. Where no bridge says, it runs.
+        case oskRunning(Bool)
     }
 
     /// What one call produced.
@@ -82,6 +87,8 @@ public struct KeyboardPolicy: Sendable {
     private var tabletMode: Bool
     private var hardware: HardwareSettling
     private var override: Override?
+    /// The OSK runs (`Input.oskRunning`).
+    public private(set) var oskRunning = true
     /// The real keyboard's frame reported for each screen size (an orientation
     /// of an output). Kept when the screen rotates and back, and when the
     /// reporting bridge goes, so a show after a rotation back or a bridge's
@@ -160,6 +167,8 @@ public struct KeyboardPolicy: Sendable {
             if let rect { reportedFrames[screen] = rect } else { reportedFrames = [:] }
         case .oskAnimation(let animation):
             reportedAnimation = animation
+        case .oskRunning(let running):
+            oskRunning = running
         }
         notifications += moveKeyboard(to: desiredFrame, now: now)
         return Step(notifications: notifications, nextDeadline: nextDeadline)
@@ -221,6 +230,7 @@ public struct KeyboardPolicy: Sendable {
     }
 
     private var desiredFrame: Rect? {
+        guard oskRunning else { return nil }
         let fullHeight = configuration.keyboardHeight(for: Orientation(screen: screen))
         if let override {
             switch override {

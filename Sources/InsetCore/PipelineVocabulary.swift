@@ -16,11 +16,15 @@ public enum PipelineEvent: Hashable, Sendable {
     case oskAnimation(Animation?)
     /// The OSK was shown or hidden by itself or its user, as its bridge saw it
     /// happen: the show or hide command, except a hide within
-    /// `InsetPipeline.focusMoveGrace` of a focus report with a field still
-    /// focused. An OSK that follows the app's text input (squeekboard) hides
+    /// `InsetPipeline.focusMoveGrace` of a focus reported while the keyboard
+    /// was up, with a field still focused. An OSK that follows the app's text input (squeekboard) hides
     /// when the app moves its text input to another field, after the app told
     /// insetd of the new focus: that hide is the OSK's, and the keyboard stays.
     case oskVisibility(Bool)
+    /// Whether the OSK an OSK bridge drives runs: while it does not (it ended
+    /// or crashed), no keyboard is on the screen, whatever the policy would
+    /// show (`KeyboardPolicy.Input.oskRunning`).
+    case oskRunning(Bool)
     /// An OSK bridge that measures the real keyboard's frame is there (or gone):
     /// a show in an orientation with no reported frame waits for its report.
     case frameAwaited(Bool)

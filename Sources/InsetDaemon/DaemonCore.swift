@@ -37,6 +37,9 @@ final class DaemonCore {
     var frameAwaiter: ClientID?
     /// Why a bridge's real keyboard is not on the screen, until it says otherwise or leaves.
     var oskProblem: (bridge: String, client: ClientID, problem: String)?
+    /// The bridge whose OSK ended (`oskRunning` false), until it runs again or
+    /// the bridge goes.
+    var oskEndedUnder: ClientID?
     /// What `policy` subscribers were last told of the hardware keyboard.
     var publishedHardwareKeyboard = false
     /// The view whose field has focus, as clients last said: the client that
@@ -218,6 +221,8 @@ final class DaemonCore {
             logger.info("OSK changed by itself or its user", metadata: ["bridge": "\(bridge)", "visible": "\(visible)"])
         case .oskAnimation(let bridge, let animation):
             reportedAnimation(animation, by: bridge)
+        case .oskRunning(let bridge, let running):
+            reportedRunning(running, by: bridge, client: client)
         case .oskFrame(let bridge, let frame):
             // Only the daemon knows the screen: a keyboard wholly off it covers
             // nothing, and one wider than it was measured in another

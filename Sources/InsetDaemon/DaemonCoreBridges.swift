@@ -39,6 +39,19 @@ extension DaemonCore {
         outbox.send(.keyboard(shown, isLocal: false), to: client)
     }
 
+    /// An OSK that ended shows no keyboard (the pipeline's `oskRunning`); the
+    /// bridge that said so is remembered, so that its leaving ends it too (no
+    /// one is left to say the OSK is back).
+    func reportedRunning(_ running: Bool, by bridge: String, client: ClientID) {
+        if running {
+            if oskEndedUnder != nil { logger.info("the OSK runs again", metadata: ["bridge": "\(bridge)"]) }
+            oskEndedUnder = nil
+        } else {
+            logger.notice("the OSK ended: no keyboard until it runs again", metadata: ["bridge": "\(bridge)"])
+            oskEndedUnder = client
+        }
+    }
+
     func reportedProblem(_ problem: String?, by bridge: String, client: ClientID) {
         if let problem {
             logger.notice("the OSK is not on the screen", metadata: ["bridge": "\(bridge)", "problem": "\(problem)"])
@@ -55,6 +68,10 @@ extension DaemonCore {
     /// bridge reports publishes them, not the configured guess.
     func bridgeLeft(_ id: ClientID) {
         if oskProblem?.client == id { oskProblem = nil }
+        if oskEndedUnder == id {
+            oskEndedUnder = nil
+            feed(.oskRunning(true), from: .client(id))
+        }
         if frameAwaiter == id {
             frameAwaiter = nil
             feed(.frameAwaited(false), from: .client(id))

@@ -131,6 +131,7 @@ package final class Bridge {
         case .reportFrame(let frame): link?.reportFrame(bridge: name, frame: frame)
         case .reportAnimation(let animation): link?.reportAnimation(bridge: name, animation: animation)
         case .reportProblem(let problem): link?.reportProblem(bridge: name, problem: problem)
+        case .reportRunning(let running): link?.reportRunning(bridge: name, running: running)
         case .checkFullscreen:
             guard let sway else { return }
             do { followUps.append(.fullscreen(window: try sway.fullscreenWindow())) } catch { log.trace("sway get_tree: \(error)") }
@@ -236,7 +237,8 @@ package final class Bridge {
         case .welcome(_, _, let state, _):
             feed(
                 .linkConnected(
-                    screen: state.screen.size, keyboardShown: state.keyboard != nil, hardwareKeyboard: state.hardwareKeyboard))
+                    screen: state.screen.size, keyboardShown: state.keyboard != nil, hardwareKeyboard: state.hardwareKeyboard,
+                    keyboard: state.keyboard?.rect))
         case .keyboard(let note, _):
             switch note.phase {
             case .willShow, .didShow, .willChangeFrame, .didChangeFrame: feed(.keyboard(shown: true))

@@ -4,8 +4,9 @@ import InsetCore
 /// compositor's, and time. The I/O side (`Bridge`) turns sockets, D-Bus signals
 /// and sway's IPC into these, so every rule can be tested with exact times.
 package enum BridgeEvent: Hashable, Sendable {
-    /// insetd's welcome: a first connection or a restarted insetd, with its whole state.
-    case linkConnected(screen: Size, keyboardShown: Bool, hardwareKeyboard: Bool)
+    /// insetd's welcome: a first connection or a restarted insetd, with its
+    /// whole state (`keyboard`: the frame of the keyboard it shows, if any).
+    case linkConnected(screen: Size, keyboardShown: Bool, hardwareKeyboard: Bool, keyboard: Rect? = nil)
     case linkLost
     /// insetd's keyboard notifications: shown (will/did show, frame changes) or hidden.
     case keyboard(shown: Bool)
@@ -55,6 +56,8 @@ package enum BridgeAction: Hashable, Sendable {
     /// How the OSK moves on the screen; nil: not known.
     case reportAnimation(Animation?)
     case reportProblem(String?)
+    /// The OSK ended (false) or is back (true): insetd shows no keyboard meanwhile.
+    case reportRunning(Bool)
     /// Ask the compositor whether a full-screen window covers the OSK (answer: `.fullscreen`).
     case checkFullscreen
     case log(String)

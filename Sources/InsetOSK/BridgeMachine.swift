@@ -59,6 +59,9 @@ package struct BridgeMachine: Sendable {
     /// (the OSK seen hidden: the gap without it, the baseline).
     private var lastAreaRead: Instant?
     private var baselineWanted = false
+    /// The OSK was attached and then ended, and has not attached since: insetd
+    /// is told (again on every link), so it shows no keyboard meanwhile.
+    private var oskEnded = false
 
     package init(name: String = "the OSK", timing: BridgeTiming = BridgeTiming()) {
         self.name = name
@@ -77,9 +80,12 @@ package struct BridgeMachine: Sendable {
     package mutating func handle(_ event: BridgeEvent, now: Instant) -> BridgeStep {
         var out: [BridgeAction] = []
         switch event {
-        case .linkConnected(let screen, let shown, let hardware):
+        case .linkConnected(let screen, let shown, let hardware, let keyboard):
             linked = true
             self.screen = screen
+            // Shown already: the OSK may be up from before this insetd-osk (or
+            // this link) began, and no reading has seen it hidden.
+            if shown, let keyboard { gauge.expect(height: keyboard.height, screen: screen) }
             keyboardShown = shown
             hardwareKeyboard = hardware
             userChoice = nil
@@ -87,6 +93,7 @@ package struct BridgeMachine: Sendable {
             // A restarted insetd knows nothing: frame and problem are sent again.
             reportedFrame = nil
             reportedProblem = nil
+            if oskEnded { out.append(.reportRunning(false)) }
             announcedMeasuring = false
             announcedAnimation = false
             announceAnimation(&out)
@@ -112,6 +119,10 @@ package struct BridgeMachine: Sendable {
             self.measurable = measurable
             self.reportsVisibility = reportsVisibility
             attached = true
+            if oskEnded {
+                oskEnded = false
+                if linked { out.append(.reportRunning(true)) }
+            }
             // Whatever the OSK shows now, it gets insetd's decision again, at once.
             applied = nil
             observed = nil
@@ -122,6 +133,11 @@ package struct BridgeMachine: Sendable {
             reportConfiguredFrame(&out)
             announceMeasuring(&out)
         case .oskDetached:
+            // No keyboard is on the screen now, whatever insetd decided.
+            if attached, !oskEnded {
+                oskEnded = true
+                if linked { out.append(.reportRunning(false)) }
+            }
             // A show that had settled counts as done: its return is a new episode.
             if settled(now: now) { attempts = 0 }
             attached = false

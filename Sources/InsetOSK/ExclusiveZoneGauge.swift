@@ -11,16 +11,33 @@ package struct ExclusiveZoneGauge: Hashable, Sendable {
     package private(set) var baseline: Double?
     /// The last reading that showed the OSK's zone, for `settledFrame`.
     private var lastCovered: Double?
+    /// The keyboard insetd says is up, as a share of insetd's screen height (`expect`).
+    private var expectedShare: Double?
 
     /// A gap within this of the baseline is no keyboard (sway's rects are whole points).
     static let tolerance = 0.5
 
     package init() {}
 
+    /// insetd says a keyboard `height` tall (in its `screen`) is up: the OSK
+    /// may be on the screen before any reading with it hidden (insetd-osk
+    /// restarted while it was shown). The next reading whose gap holds that
+    /// height takes the gap less it as the baseline; a reading with less gap
+    /// than the height says the keyboard is not there, and changes nothing.
+    package mutating func expect(height: Double, screen: Size) {
+        expectedShare = screen.height > 0 ? height / screen.height : nil
+    }
+
     /// Takes a reading into the baseline; whether the OSK's zone is in it.
     package mutating func read(_ area: SwayUsableArea) -> Bool {
         let gap = area.bottomGap
-        if baseline.map({ gap < $0 }) ?? true { baseline = gap }
+        var withoutKeyboard = gap
+        if let share = expectedShare {
+            expectedShare = nil
+            let height = share * area.output.height
+            if gap + Self.tolerance >= height { withoutKeyboard = max(0, gap - height) }
+        }
+        if baseline.map({ withoutKeyboard < $0 }) ?? true { baseline = withoutKeyboard }
         return gap > baseline! + Self.tolerance
     }
 

@@ -41,6 +41,10 @@ final class InsetdLink {
         send(.oskAnimation(bridge: bridge, animation: animation))
     }
 
+    func reportRunning(bridge: String, running: Bool) {
+        send(.oskRunning(bridge: bridge, running: running))
+    }
+
     func reportProblem(bridge: String, problem: String?) {
         send(.oskProblem(bridge: bridge, problem: problem))
     }

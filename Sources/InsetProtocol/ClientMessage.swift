@@ -160,6 +160,9 @@ public enum ClientMessage: Hashable, Sendable {
     /// Why the real keyboard is not on the screen though insetd shows it (it
     /// would not show; a full-screen window covers it); nil: no problem now.
     case oskProblem(bridge: String, problem: String?)
+    /// The OSK the bridge drives ended (false: no keyboard can be on the
+    /// screen until it runs again) or runs again (true).
+    case oskRunning(bridge: String, running: Bool)
     /// Re-read the configuration file (a control request; answered `reloaded`).
     case reload
 }
@@ -214,6 +217,7 @@ extension ClientMessage {
         case .oskVisibility(_, let visible): return .oskVisibility(visible)
         case .oskFrame(_, let frame): return frame.map(PipelineEvent.floatingFrame) ?? .frameAwaited(true)
         case .oskAnimation(_, let animation): return .oskAnimation(animation)
+        case .oskRunning(_, let running): return .oskRunning(running)
         }
     }
 }

@@ -87,12 +87,13 @@ public enum ClientMessageDecoder {
     private struct OSKFrame: Decodable { var bridge: String; var frame: WireRect? }
     private struct OSKAnimation: Decodable { var bridge: String; var animation: WireAnimation? }
     private struct OSKProblem: Decodable { var bridge: String; var problem: String? }
+    private struct OSKRunning: Decodable { var bridge: String; var running: Bool }
 
     public static let types = [
         "hello", "register", "update", "unregister", "focus", "blur", "scroll", "transition", "dismiss",
         "subscribe", "command", "policy", "status", "devices",
         "window",
-        "oskVisibility", "oskFrame", "oskAnimation", "oskProblem",
+        "oskVisibility", "oskFrame", "oskAnimation", "oskProblem", "oskRunning",
         "reload",
     ]
 
@@ -170,6 +171,9 @@ public enum ClientMessageDecoder {
         case "oskVisibility":
             let report = try payload(OSKVisibility.self)
             message = .oskVisibility(bridge: try bridgeName(report.bridge, id: id), visible: report.visible)
+        case "oskRunning":
+            let report = try payload(OSKRunning.self)
+            message = .oskRunning(bridge: try bridgeName(report.bridge, id: id), running: report.running)
         case "oskFrame":
             let report = try payload(OSKFrame.self)
             let bridge = try bridgeName(report.bridge, id: id)

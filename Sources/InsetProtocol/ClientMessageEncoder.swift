@@ -58,6 +58,8 @@ extension ClientMessage {
         case .devices: return ["type": "devices"]
         case .oskVisibility(let bridge, let visible):
             return ["type": "oskVisibility", "bridge": .string(bridge), "visible": .bool(visible)]
+        case .oskRunning(let bridge, let running):
+            return ["type": "oskRunning", "bridge": .string(bridge), "running": .bool(running)]
         case .oskFrame(let bridge, let frame):
             // No frame: back to the configured heights (an absent frame says so).
             var object: JSONObject = ["type": "oskFrame", "bridge": .string(bridge)]

@@ -115,6 +115,7 @@ extension ClientMessage {
         case .command(let command): ("command", nil, command.rawValue)
         case .policy(let mode): ("policy", nil, mode.rawValue)
         case .oskVisibility(_, let visible): ("oskVisibility", nil, visible ? "shown" : "hidden")
+        case .oskRunning(_, let running): ("oskRunning", nil, running ? "running" : "ended")
         case .oskProblem: ("oskProblem", nil, nil)
         default: ("other", nil, nil)
         }

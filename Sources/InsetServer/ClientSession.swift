@@ -128,7 +128,7 @@ final class ClientSession: @unchecked Sendable {
             return
         }
         switch request.message {
-        case .command, .policy, .reload, .oskVisibility, .oskFrame, .oskAnimation, .oskProblem:
+        case .command, .policy, .reload, .oskVisibility, .oskFrame, .oskAnimation, .oskProblem, .oskRunning:
             guard connection.transport.allowsControl(connection.peer, authorization: authorization) else {
                 refusals.refused("control command not authorized", metadata: ["client": "\(connection.id)", "peer": "\(connection.peer)"])
                 connection.send(.error(ProtocolError(

@@ -14,7 +14,7 @@ import InsetProtocol
 private enum Key: String, CodingKey {
     case kind, t, insetdTrace = "insetd-trace", segment, screen, configuration, keyboards, tabletMode, rememberedFrames,
         devices, writer
-    case id, placement, device, on, command, source, mode, frame, awaited, visible, client, view, field, rect, margin
+    case id, placement, device, on, command, source, mode, frame, awaited, visible, running, client, view, field, rect, margin
     case durationNs, curve, reason
 }
 
@@ -50,7 +50,7 @@ extension TraceRecord: Decodable {
 
     /// Every event kind, for error messages.
     static let eventKinds = [
-        "attached", "detached", "tablet-mode", "command", "mode", "floating-frame", "frame-awaited", "osk-animation", "osk-visibility", "register", "update",
+        "attached", "detached", "tablet-mode", "command", "mode", "floating-frame", "frame-awaited", "osk-animation", "osk-visibility", "osk-running", "register", "update",
         "unregister", "client-gone", "focus", "blur", "scroll", "transition", "dismiss",
     ]
 
@@ -70,6 +70,7 @@ extension TraceRecord: Decodable {
         case "mode": event = .mode(try c.decode(KeyboardMode.self, forKey: .mode))
         case "floating-frame": event = .floatingFrame(try c.decodeIfPresent(WireRect.self, forKey: .frame)?.rect)
         case "frame-awaited": event = .frameAwaited(try c.decode(Bool.self, forKey: .awaited))
+        case "osk-running": event = .oskRunning(try c.decode(Bool.self, forKey: .running))
         case "osk-visibility": event = .oskVisibility(try c.decode(Bool.self, forKey: .visible))
         case "osk-animation":
             // No duration: the bridge said it does not know (the configured animation stands).

@@ -72,6 +72,7 @@ extension TraceRecord {
         case .mode(let mode): return [kind("mode"), ("mode", { $0.string(mode.rawValue) })]
         case .floatingFrame(let frame): return [kind("floating-frame")] + (frame.map { [rect("frame", $0)] } ?? [])
         case .frameAwaited(let awaited): return [kind("frame-awaited"), ("awaited", { $0.bool(awaited) })]
+        case .oskRunning(let running): return [kind("osk-running"), ("running", { $0.bool(running) })]
         case .oskVisibility(let visible): return [kind("osk-visibility"), ("visible", { $0.bool(visible) })]
         case .oskAnimation(let animation):
             return [kind("osk-animation")]

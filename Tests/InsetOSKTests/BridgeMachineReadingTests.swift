@@ -55,6 +55,37 @@ import Testing
         ])
     }
 
+    /// insetd-osk started again while wvkbd's 300 is up and insetd shows it:
+    /// the first reading less the keyboard insetd says is the baseline (300 -
+    /// 300 = 0), so wvkbd is seen up at once (not taken for a baseline of 300
+    /// that no show could ever exceed) and its frame is measured again (y 844 -
+    /// 300 = 544).
+    @Test func wvkbdUpBeforeARestartIsSeenUp() {
+        let frame = Rect(x: 0, y: 544, width: 390, height: 300)
+        Self.run([
+            // Linked before the OSK is there: the show's first attempt is spent
+            // waiting for it (the next ask, at the attach, is the second).
+            Line(
+                ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: true, hardwareKeyboard: false, keyboard: frame),
+                actions: [], wake: 80),
+            Line(
+                ms: 0,
+                event: .oskAttached(name: "wvkbd", observable: true, configured: nil, measurable: true, reportsVisibility: false),
+                actions: [
+                    .reportFrame(nil), .setHardwareKeyboard(false), .trace("wvkbd not shown yet: asking again (attempt 2)"),
+                    .setOSKVisible(true),
+                ], wake: 200, readArea: 0),
+            // No hide first: the keyboard is seen up in the first reading.
+            Line(
+                ms: 10, event: Self.area(gap: 300),
+                actions: [.trace("wvkbd shown (confirmed at attempt 2)"), .checkFullscreen], wake: 1010, readArea: 60),
+            Line(
+                ms: 60, event: Self.area(gap: 300),
+                actions: [.log("wvkbd's real frame: \(frame) (from sway's usable area)"), .reportFrame(frame)],
+                wake: 1010, readArea: 160),
+        ])
+    }
+
     /// squeekboard says whether it is shown; sway's area is read once for the
     /// baseline when it is seen hidden, then every 50 ms while a show settles,
     /// until two readings agree (228: y 844 - 228 = 616).

@@ -141,12 +141,12 @@ import Testing
     /// the OSK crashes while shown and returns: shown again at once
     static let crashAndReturn: [Line] = confirmed + [
         // Settled, so the crash starts a new episode; it counts attempts while the OSK is away.
-        Line(ms: 3000, event: .oskDetached, actions: [], wake: 3080),
+        Line(ms: 3000, event: .oskDetached, actions: [.reportRunning(false)], wake: 3080),
         Line(ms: 3080, event: .tick, actions: [], wake: 3280),
         Line(
             ms: 3100, event: .oskAttached(name: "squeekboard", observable: true, configured: nil),
             actions: [
-                .setHardwareKeyboard(false), .trace("squeekboard not shown yet: asking again (attempt 3)"),
+                .reportRunning(true), .setHardwareKeyboard(false), .trace("squeekboard not shown yet: asking again (attempt 3)"),
                 .setOSKVisible(true),
             ], wake: 3500),
         Line(
@@ -156,7 +156,7 @@ import Testing
 
     /// the OSK crashes and does not return: insetd is told it cannot show
     static let crashForGood: [Line] = confirmed + [
-        Line(ms: 3000, event: .oskDetached, actions: [], wake: 3080),
+        Line(ms: 3000, event: .oskDetached, actions: [.reportRunning(false)], wake: 3080),
         Line(ms: 3080, event: .tick, actions: [], wake: 3280),
         Line(ms: 3280, event: .tick, actions: [], wake: 3680),
         Line(ms: 3680, event: .tick, actions: [], wake: 4480),
@@ -357,10 +357,10 @@ import Testing
             Line(
                 ms: 0, event: .oskAttached(name: "squeekboard", observable: true, configured: nil, measurable: true),
                 actions: [.reportFrame(nil), .setHardwareKeyboard(false), .setOSKVisible(false)], wake: nil),
-            Line(ms: 100, event: .oskDetached, actions: [], wake: nil),
+            Line(ms: 100, event: .oskDetached, actions: [.reportRunning(false)], wake: nil),
             Line(
                 ms: 200, event: .oskAttached(name: "squeekboard", observable: true, configured: nil, measurable: true),
-                actions: [.setHardwareKeyboard(false), .setOSKVisible(false)], wake: nil),
+                actions: [.reportRunning(true), .setHardwareKeyboard(false), .setOSKVisible(false)], wake: nil),
             Line(
                 ms: 300, event: .frameMeasured(real),
                 actions: [.log("squeekboard's real frame: \(real) (from sway's usable area)"), .reportFrame(real)], wake: nil),
@@ -372,6 +372,31 @@ import Testing
     }
 
     static let real = Rect(x: 0, y: 672, width: 390, height: 172)
+
+    /// The OSK ends (insetd is told, so it shows no keyboard meanwhile), a
+    /// restarted insetd is told again, and the OSK's return is said once.
+    @Test func anOSKThatEndedIsSaidOnEveryLinkUntilItIsBack() {
+        Self.run([
+            Line(ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), actions: [], wake: nil),
+            Line(
+                ms: 0, event: .oskAttached(name: "squeekboard", observable: true, configured: nil),
+                actions: [.setHardwareKeyboard(false), .setOSKVisible(false)], wake: nil),
+            Line(ms: 100, event: .oskDetached, actions: [.reportRunning(false)], wake: nil),
+            // Not attached: said once, not again.
+            Line(ms: 150, event: .oskDetached, actions: [], wake: nil),
+            Line(ms: 200, event: .linkLost, actions: [], wake: nil),
+            Line(
+                ms: 300, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false),
+                actions: [.reportRunning(false)], wake: nil),
+            Line(
+                ms: 400, event: .oskAttached(name: "squeekboard", observable: true, configured: nil),
+                actions: [.reportRunning(true), .setHardwareKeyboard(false), .setOSKVisible(false)], wake: nil),
+            Line(ms: 500, event: .linkLost, actions: [], wake: nil),
+            Line(
+                ms: 600, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false),
+                actions: [], wake: nil),
+        ])
+    }
 
     /// `confirmed`, then squeekboard's frame measured at 1100 ms, and the
     /// keyboard hidden (by insetd) at 3000 ms.

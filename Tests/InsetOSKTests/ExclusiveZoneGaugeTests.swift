@@ -17,6 +17,8 @@ import Testing
         var covered: [Bool]
         /// What `settledFrame` gives after the last.
         var frame: Rect?
+        /// The keyboard height insetd says is up before the first reading (`expect`), in `screen`.
+        var expected: Double? = nil
     }
 
     static let portrait = Size(width: 390, height: 844)
@@ -40,11 +42,24 @@ import Testing
             gaps: [0, 200, 200], covered: [false, true, true], frame: Rect(x: 0, y: 190, width: 844, height: 200)),
         Row(name: "no screen from insetd yet", output: portrait, screen: Size(width: 0, height: 0),
             gaps: [0, 228, 228], covered: [false, true, true], frame: nil),
+        // insetd-osk restarted with wvkbd's 300 up, as insetd says: 300 - 300 = 0 is the baseline.
+        Row(name: "up from before: the gap less insetd's keyboard is the baseline", output: portrait, screen: portrait,
+            gaps: [300, 300], covered: [true, true], frame: Rect(x: 0, y: 544, width: 390, height: 300), expected: 300),
+        // 330 - 300: a panel's 30 under it stays in the baseline.
+        Row(name: "up from before over a panel", output: portrait, screen: portrait,
+            gaps: [330, 330, 30], covered: [true, true, false], frame: nil, expected: 300),
+        // Only a panel's 30: less than the 300 insetd says, so not the keyboard; 30 is the baseline.
+        Row(name: "insetd says up, the gap says not", output: portrait, screen: portrait,
+            gaps: [30, 330, 330], covered: [false, true, true], frame: Rect(x: 0, y: 514, width: 390, height: 300), expected: 300),
+        // insetd's 150 on its 390x844 is 300 of a 780x1688 output: 340 - 300 = 40.
+        Row(name: "insetd's keyboard scaled to the output", output: Size(width: 780, height: 1688), screen: portrait,
+            gaps: [340, 340], covered: [true, true], frame: Rect(x: 0, y: 674, width: 390, height: 150), expected: 150),
     ]
 
     @Test(arguments: rows.indices) func row(_ index: Int) {
         let row = Self.rows[index]
         var gauge = ExclusiveZoneGauge()
+        if let expected = row.expected { gauge.expect(height: expected, screen: row.screen) }
         var frame: Rect?
         var covered: [Bool] = []
         for gap in row.gaps {

@@ -325,7 +325,7 @@ struct OSKFeedbackAuthorizationTests {
         chmod("\(dir)/insetd.sock", 0o666)
         chmod(dir, 0o755)
         // A client as uid 65534 (not root, not configured) reports a hide, a
-        // frame, a problem and a 5 s animation.
+        // frame, a problem, a 5 s animation and its OSK ended.
         let script = """
             import json, socket, sys
             s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f = s.makefile("rw")
@@ -333,9 +333,10 @@ struct OSKFeedbackAuthorizationTests {
                       {"type": "oskVisibility", "id": 1, "bridge": "rogue", "visible": True},
                       {"type": "oskFrame", "id": 2, "bridge": "rogue", "frame": {"x": 0, "y": 0, "width": 390, "height": 844}},
                       {"type": "oskProblem", "id": 3, "bridge": "rogue", "problem": "the keyboard is broken, call 555-0100"},
-                      {"type": "oskAnimation", "id": 4, "bridge": "rogue", "animation": {"duration": 5, "curve": "linear"}}]:
+                      {"type": "oskAnimation", "id": 4, "bridge": "rogue", "animation": {"duration": 5, "curve": "linear"}},
+                      {"type": "oskRunning", "id": 5, "bridge": "rogue", "running": False}]:
                 f.write(json.dumps(m) + "\\n"); f.flush()
-            for _ in range(5): print(f.readline().strip())
+            for _ in range(6): print(f.readline().strip())
             """
         try script.write(toFile: "\(dir)/rogue.py", atomically: true, encoding: .utf8)
         let result = try await ChildProcess.run(
@@ -343,11 +344,11 @@ struct OSKFeedbackAuthorizationTests {
         let replies = result.output.split(separator: "\n").compactMap {
             try? DaemonMessageDecoder.decode(Data($0.utf8), client: ClientID(""))
         }
-        #expect(replies.count == 5, "\(result.output)")
+        #expect(replies.count == 6, "\(result.output)")
         // The refusals come from the session, the welcome from the core: in either order.
         let refusals = replies.compactMap(\.protocolError)
-        #expect(refusals.map(\.code) == [.notAuthorized, .notAuthorized, .notAuthorized, .notAuthorized])
-        #expect(refusals.map(\.id) == [.number(1), .number(2), .number(3), .number(4)])
+        #expect(refusals.map(\.code) == [.notAuthorized, .notAuthorized, .notAuthorized, .notAuthorized, .notAuthorized])
+        #expect(refusals.map(\.id) == [.number(1), .number(2), .number(3), .number(4), .number(5)])
         let state = await status("\(dir)/insetd.sock")
         #expect(keyboardFrame(state) == nil)
         #expect(state?.oskProblem == nil)

@@ -25,7 +25,7 @@ import Testing
     @Test func visibilityAndFrameDecode() throws {
         let hidden = try ClientMessageDecoder.decode(Data(#"{"type":"oskVisibility","bridge":"squeekboard","visible":false}"#.utf8))
         #expect(hidden.message == .oskVisibility(bridge: "squeekboard", visible: false))
-        #expect(hidden.message.pipelineEvent(for: ClientID("c1")) == .command(.hide))
+        #expect(hidden.message.pipelineEvent(for: ClientID("c1")) == .oskVisibility(false))
         let frame = try ClientMessageDecoder.decode(
             Data(#"{"type":"oskFrame","id":4,"bridge":"wvkbd","frame":{"x":0,"y":564,"width":390,"height":280}}"#.utf8))
         #expect(frame.id == .number(4))
@@ -35,6 +35,9 @@ import Testing
         let unknown = try ClientMessageDecoder.decode(Data(#"{"type":"oskFrame","bridge":"squeekboard","frame":null}"#.utf8))
         #expect(unknown.message == .oskFrame(bridge: "squeekboard", frame: nil))
         #expect(unknown.message.pipelineEvent(for: ClientID("c1")) == .frameAwaited(true))
+        let ended = try ClientMessageDecoder.decode(Data(#"{"type":"oskRunning","bridge":"squeekboard","running":false}"#.utf8))
+        #expect(ended.message == .oskRunning(bridge: "squeekboard", running: false))
+        #expect(ended.message.pipelineEvent(for: ClientID("c1")) == .oskRunning(false))
     }
 
     /// Bad reports get an error naming what to fix.
@@ -46,6 +49,9 @@ import Testing
         (#"{"type":"oskFrame","bridge":"wvkbd","frame":{"x":0,"y":0,"width":0,"height":280}}"#, "positive width"),
         (#"{"type":"oskFrame","bridge":"wvkbd","frame":{"x":0,"y":0,"width":390,"height":-1}}"#, "\"frame.height\": must not be negative"),
         (#"{"type":"oskFrame","bridge":"wvkbd","frame":{"x":0,"y":0}}"#, "frame.width"),
+        (#"{"type":"oskRunning","bridge":"squeekboard"}"#, "running"),
+        (#"{"type":"oskRunning","bridge":"squeekboard","running":"no"}"#, "running"),
+        (#"{"type":"oskRunning","bridge":"bad\u0001name","running":true}"#, "bridge"),
     ])
     func badReportsAreRejected(line: String, mentions: String) {
         #expect {

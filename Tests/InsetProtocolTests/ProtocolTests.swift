@@ -21,7 +21,7 @@ func validate(_ arguments: [String]) async throws -> (status: Int32, output: Str
     @Test func everyExampleValidatesAgainstTheSchema() async throws {
         let result = try await validate([repositoryRoot.appendingPathComponent("docs/PROTOCOL.md").path])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("33 passed, 0 failed"))
+        #expect(result.output.contains("34 passed, 0 failed"))
     }
 
     @Test func everyClientExampleDecodes() throws {

@@ -20,6 +20,8 @@ What must be true, derived from what the screen shows (not from insetd):
     screen no longer covered); started again with the field still focused,
     insetd-osk shows it again and the field ends above it.
 """
+import os
+import subprocess
 import threading
 import time
 
@@ -58,7 +60,8 @@ class Transitions:
         self.run, self.keyboard, self.log = run, keyboard, log
 
     def execute(self):
-        steps = [("field to field", self.field_to_field), ("insetd-osk restarted", self.bridge_restarted)]
+        steps = [("field to field", self.field_to_field), ("insetd-osk restarted", self.bridge_restarted),
+                 ("a hardware keyboard plugged in and out", self.hardware_keyboard)]
         if self.keyboard.restartable:
             steps.append((f"{self.run.osk} restarted", self.osk_restarted))
         for name, step in steps:
@@ -147,6 +150,36 @@ class Transitions:
             run.zone = zone
             self.settled(name, field)
             time.sleep(0.3)
+
+    def hardware_keyboard(self, name):
+        """A USB keyboard plugged in with the field focused: insetd's default
+        policy shows the accessory bar, 0 px here, so no keyboard at all
+        (docs/insetd.yaml.5); the OSK leaves the screen and nothing is padded,
+        the field still focused. Unplugged: the keyboard comes back."""
+        run, page = self.run, self.run.page
+        self.testbed("plug", "usb-keyboard", "--name", "transitions")
+        gone, zone = run.wait(run.osk_gone)
+        if not gone:
+            run.fail(name, f"the OSK is still on the screen with a hardware keyboard plugged in (zone {zone})")
+        ok, r = run.wait(lambda: ((r := page.fresh_report()) is not None and r["padding"] == 0
+                                  and r["keyboard"]["height"] == 0 and r["active"] == "target", r), interval=0.02)
+        if not ok:
+            run.fail(name, f"with a hardware keyboard the page still has padding or a keyboard, or lost its focus: {r}")
+        time.sleep(0.5)
+        self.testbed("unplug", "transitions")
+        up, zone = run.wait(run.osk_up, timeout=6)
+        if not up:
+            run.fail(name, f"the hardware keyboard unplugged with the field focused, the OSK is not back (zone {zone})")
+            return
+        run.zone = zone
+        self.settled(name, "target")
+
+    def testbed(self, *command):
+        """insetd-testbed's plug or unplug, on insetd's testbed."""
+        result = subprocess.run([f"{self.run.args.bin}/insetd-testbed", *command], capture_output=True, timeout=10,
+                                env={**os.environ, "INSETD_TESTBED": self.run.args.testbed})
+        if result.returncode != 0:
+            raise RuntimeError(f"insetd-testbed {' '.join(command)}: {result.stderr.decode(errors='replace')}")
 
     def bridge_restarted(self, name):
         run = self.run

@@ -97,6 +97,8 @@ public enum ScenarioParser {
             let value = try args.word("shown|hidden")
             guard value == "shown" || value == "hidden" else { throw ScenarioValueError("expected shown or hidden, got '\(value)'") }
             event = .pipeline(.oskVisibility(value == "shown"))
+        case "osk-running":
+            event = .pipeline(.oskRunning(try ScenarioValues.flag(args.word("on|off"))))
         case "await-frame":
             event = .pipeline(.frameAwaited(try ScenarioValues.flag(args.word("on|off"))))
         case "register": event = .register(try ScenarioValues.view(args.word("view")), fields: try args.fields())
