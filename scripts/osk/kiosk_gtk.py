@@ -25,6 +25,7 @@ phoc for Chromium.
 import importlib.machinery
 import importlib.util
 import os
+import signal
 import subprocess
 import threading
 import time
@@ -33,6 +34,7 @@ from frame_rule import CellJudge, percentile
 from kiosk_gtk_checks import KEYBOARD, check_settled, check_absent, check_killed, module_is_default
 from kiosk_session import OUTPUT, read
 from osk_surface import drawn_times
+from processes import descendants
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 APP = os.path.join(ROOT, "gtk", "tests", "gtk-app.py")
@@ -298,7 +300,11 @@ class GtkHostile(GtkCell):
             insetd = [p for name, p in session.processes.started if name == "insetd"][-1]
             self.wait_steps("focus", 1)
             time.sleep(0.8)
-            session.processes.stop(insetd, sig=9)
+            # insetd itself, SIGKILL: umockdev-run around it then ends by
+            # itself and removes its testbed.
+            for pid in descendants(insetd.pid):
+                os.kill(pid, signal.SIGKILL)
+            insetd.wait(timeout=10)
             killed = time.time()
             typer = self.type_after_focus("killed", nth=2)
             typer.join(40)
