@@ -104,8 +104,9 @@ class CellJudge:
         frame after it with the field above the keyboard is P6's end.
 
         `held`: the app draws only what changes (the input-method modules'
-        stock apps), so its last frame before the keyboard was up is still on
-        the screen then: with the field above the keyboard, visible at up_at.
+        stock apps), so its last frame before the keyboard was up (or drawn)
+        is still on the screen then: with the field above the keyboard,
+        visible at up_at (and at drawn_at, P6's end).
         """
         slack = FRAME_MS / 1000
         wrong, visible_at, shown_at = [], None, None
@@ -121,6 +122,10 @@ class CellJudge:
             shown = [f for f in frames if f.t <= up_at + slack]
             if shown and 0 <= shown[-1].field_bottom and field_clear(shown[-1], shrunk_window(shown[-1])):
                 visible_at = up_at
+        if held and drawn_at is not None:
+            shown = [f for f in frames if f.t <= drawn_at]
+            if shown and 0 <= shown[-1].field_bottom and field_clear(shown[-1], shrunk_window(shown[-1])):
+                shown_at = drawn_at
 
         def when(t):
             return (f"{(t - up_at) * 1000:+.0f} ms from up" if up_at and t < blurred_at
