@@ -81,9 +81,11 @@ class QtIm:
                    "quick": [QML, os.path.join(self.root, "qt", "imcontext", "tests", "quick-form.qml"), "--"],
                    "module": [QML, os.path.join(self.root, "Examples", "qt", "main.qml"), "--"]}[kind]
         return session.spawn(
-            kind, "env", "QT_QPA_PLATFORM=wayland", "QT_IM_MODULE=insetd",
+            # No client-side title bar (phoc offers none server-side), as in
+            # a kiosk: Qt cannot tell anyone where the window's content starts.
+            kind, "env", "QT_QPA_PLATFORM=wayland", "QT_WAYLAND_DISABLE_WINDOWDECORATION=1", "QT_IM_MODULE=insetd",
             f"QT_PLUGIN_PATH={self.build}/plugins", f"QML_IMPORT_PATH={self.module_build}",
-            f"INSETD_SOCKET={socket or self.socket}", *command, *args, logname=logname)
+            f"INSETD_SOCKET={socket or self.socket}", *([f"QT_LOGGING_RULES={os.environ['QTIM_LOG']}"] if os.environ.get("QTIM_LOG") else []), *command, *args, logname=logname)
 
     def runs(self, args, session, osk, mode, _socket):
         return [ImRun(self, args, session, osk, mode, kind) for kind in ("widgets", "quick")]
