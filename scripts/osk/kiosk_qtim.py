@@ -88,7 +88,9 @@ class QtIm:
             f"INSETD_SOCKET={socket or self.socket}", *([f"QT_LOGGING_RULES={os.environ['QTIM_LOG']}"] if os.environ.get("QTIM_LOG") else []), *command, *args, logname=logname)
 
     def runs(self, args, session, osk, mode, _socket):
-        return [ImRun(self, args, session, osk, mode, kind) for kind in ("widgets", "quick")]
+        # QT_IM_FORMS=widgets: one form only (a cell scripts/test adds within its time).
+        kinds = os.environ.get("QT_IM_FORMS", "widgets,quick").split(",")
+        return [ImRun(self, args, session, osk, mode, kind) for kind in kinds]
 
     def checks(self, args, session, osk, insetd):
         if session.compositor != "sway" or osk != "squeekboard":
