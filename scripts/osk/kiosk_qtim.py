@@ -74,7 +74,7 @@ class QtIm:
                            check=True, stdout=subprocess.DEVNULL)
             subprocess.run(["cmake", "--build", build, "-j2"], check=True, stdout=subprocess.DEVNULL)
 
-    def start(self, session, kind, *args, logname, socket=None):
+    def start(self, session, kind, *args, logname, socket=None, env=()):
         """A fresh form (widgets|quick|module) with the plugin; only the
         environment says insetd. as-session execs down to the app."""
         command = {"widgets": [os.path.join(self.build, "widgets-form")],
@@ -85,7 +85,7 @@ class QtIm:
             # a kiosk: Qt cannot tell anyone where the window's content starts.
             kind, "env", "QT_QPA_PLATFORM=wayland", "QT_WAYLAND_DISABLE_WINDOWDECORATION=1", "QT_IM_MODULE=insetd",
             f"QT_PLUGIN_PATH={self.build}/plugins", f"QML_IMPORT_PATH={self.module_build}",
-            f"INSETD_SOCKET={socket or self.socket}", *([f"QT_LOGGING_RULES={os.environ['QTIM_LOG']}"] if os.environ.get("QTIM_LOG") else []), *command, *args, logname=logname)
+            f"INSETD_SOCKET={socket or self.socket}", *env, *([f"QT_LOGGING_RULES={os.environ['QTIM_LOG']}"] if os.environ.get("QTIM_LOG") else []), *command, *args, logname=logname)
 
     def runs(self, args, session, osk, mode, _socket):
         # QT_IM_FORMS=widgets: one form only (a cell scripts/test adds within its time).
@@ -223,9 +223,10 @@ class Checks:
         self.passed.append(text)
         print(f"kiosk-test:   {text}", flush=True)
 
-    def start(self, kind, *args, socket=None):
+    def start(self, kind, *args, socket=None, env=()):
         self.log = f"{self.session.dir}/qtim-check-{kind}-{len(self.passed) + len(self.failures)}.log"
-        return self.adapter.start(self.session, kind, *args, socket=socket, logname=os.path.basename(self.log)[:-4])
+        return self.adapter.start(self.session, kind, *args, socket=socket, env=env,
+                                  logname=os.path.basename(self.log)[:-4])
 
     def lines(self, marker):
         try:
@@ -247,7 +248,7 @@ class Checks:
         return self.wait_for(seconds, lambda: f"field16 {text}" in self.lines("insetd-text "))
 
     def execute(self):
-        for step in (self.typing, self.module, self.killed, self.absent):
+        for step in (self.typing, self.inner, self.module, self.killed, self.absent):
             try:
                 step()
             except Exception as error:  # noqa: BLE001: the step's failure, the next still runs
@@ -266,6 +267,41 @@ class Checks:
                     self.fail(f"{kind}: typed text did not reach the field")
             finally:
                 self.session.processes.stop(process)
+
+    def inner(self):
+        """The user's own input method behind the plugin (INSETD_QT_IM_INNER=ibus):
+        Debian's ibus-daemon in the session, on a bus address of the run's;
+        wtype's keys reach the field through Qt's ibus context (its debug
+        lines say it filtered them and ibus answered), and insetd still gets
+        the focus: it shows squeekboard, which nothing else shows for Qt 6.4."""
+        if not os.access("/usr/bin/ibus-daemon", os.X_OK):
+            self.fail("inner: ibus-daemon is missing (scripts/bootstrap installs ibus)")
+            return
+        address = f"unix:path={self.session.dir}/ibus.sock"
+        daemon = self.session.spawn("ibus", "ibus-daemon", "--panel=disable", "--single", "--address", address)
+        process = None
+        try:
+            # Qt keeps an ibus context only when ibus answers at the app's start.
+            if not self.wait_for(10, lambda: os.path.exists(f"{self.session.dir}/ibus.sock")):
+                self.fail("inner: ibus-daemon did not start")
+                return
+            process = self.start("widgets", "--hold", env=(
+                "INSETD_QT_IM_INNER=ibus", f"IBUS_ADDRESS={address}", "QT_LOGGING_RULES=qt.qpa.input.methods.debug=true"))
+            shown = self.wait_for(8, lambda: self.session.squeekboard_visible())
+            typed = self.typed("via ibus", seconds=8)
+            with open(self.log, errors="replace") as f:
+                log = f.read()
+            passing = "passing input to ibus" in log
+            filtered = log.count("filterEvent")
+            if not (shown and typed and passing and filtered):
+                self.fail(f"inner: squeekboard shown {shown}, typed {typed}, plugin passing to ibus {passing}, "
+                          f"ibus filtered {filtered} events")
+            else:
+                self.ok(f"through ibus: squeekboard shown, 'via ibus' typed, {filtered} key events filtered by ibus")
+        finally:
+            if process:
+                self.session.processes.stop(process)
+            self.session.processes.stop(daemon)
 
     def module(self):
         """Examples/qt (the Insetd module, `Insetd.follow` on its form) with
@@ -348,4 +384,4 @@ class Checks:
     def summary(self):
         verdict = "PASS" if not self.failures else f"FAIL ({len(self.failures)} problems)"
         return (f"{self.session.compositor:5} {self.app.name:10} {self.osk:11} {self.mode:6} {verdict:22} "
-                f"{len(self.passed)} of 5 checks: typing x2, module app, insetd killed, insetd absent")
+                f"{len(self.passed)} of 6 checks: typing x2, through ibus, module app, insetd killed, insetd absent")

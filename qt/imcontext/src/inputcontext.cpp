@@ -8,6 +8,7 @@
 #include <QGuiApplication>
 #include <QLoggingCategory>
 #include <QSocketNotifier>
+#include <qpa/qplatforminputcontextfactory_p.h>
 
 #include <insetd.h>
 
@@ -25,6 +26,16 @@ static void logHandler(struct insetd *, enum insetd_log_priority priority, const
 
 InsetdInputContext::InsetdInputContext()
 {
+    // QT_IM_MODULE names only one context: the one the user would have had
+    // is named here, created by Qt's own factory and passed every call.
+    const QString inner = qEnvironmentVariable("INSETD_QT_IM_INNER");
+    if (!inner.isEmpty() && inner.compare(QLatin1String("insetd"), Qt::CaseInsensitive) != 0) {
+        m_inner = QPlatformInputContextFactory::create(inner);
+        if (!m_inner)
+            qCWarning(lcInsetdIm, "no input context %s to pass input to", qPrintable(inner));
+        else
+            qCInfo(lcInsetdIm, "passing input to %s", qPrintable(inner));
+    }
     const QByteArray name = "qt-im:" + QCoreApplication::applicationName().toUtf8().left(100);
     m_ctx = insetd_new(nullptr, name.constData());
     if (!m_ctx) {
@@ -45,13 +56,54 @@ InsetdInputContext::InsetdInputContext()
 
 InsetdInputContext::~InsetdInputContext()
 {
+    delete m_inner;
     qDeleteAll(m_scrollers);
     if (m_ctx)
         insetd_unref(m_ctx);
 }
 
+bool InsetdInputContext::filterEvent(const QEvent *event)
+{
+    return m_inner ? m_inner->filterEvent(event) : QPlatformInputContext::filterEvent(event);
+}
+
+void InsetdInputContext::reset()
+{
+    if (m_inner)
+        m_inner->reset();
+}
+
+void InsetdInputContext::commit()
+{
+    if (m_inner)
+        m_inner->commit();
+}
+
+void InsetdInputContext::invokeAction(QInputMethod::Action action, int cursorPosition)
+{
+    if (m_inner)
+        m_inner->invokeAction(action, cursorPosition);
+}
+
+bool InsetdInputContext::hasCapability(Capability capability) const
+{
+    return m_inner ? m_inner->hasCapability(capability) : QPlatformInputContext::hasCapability(capability);
+}
+
+QLocale InsetdInputContext::locale() const
+{
+    return m_inner ? m_inner->locale() : QPlatformInputContext::locale();
+}
+
+Qt::LayoutDirection InsetdInputContext::inputDirection() const
+{
+    return m_inner ? m_inner->inputDirection() : QPlatformInputContext::inputDirection();
+}
+
 void InsetdInputContext::setFocusObject(QObject *object)
 {
+    if (m_inner)
+        m_inner->setFocusObject(object);
     m_field = inputMethodAccepted() ? object : nullptr;
     if (QWindow *window = QGuiApplication::focusWindow())
         setWindow(window);
@@ -68,6 +120,8 @@ void InsetdInputContext::setFocusObject(QObject *object)
 // query's value (the text, the surrounding text) is read.
 void InsetdInputContext::update(Qt::InputMethodQueries queries)
 {
+    if (m_inner)
+        m_inner->update(queries);
     if (m_field && (queries & (Qt::ImCursorRectangle | Qt::ImEnabled)))
         m_reportTimer.start();
 }
