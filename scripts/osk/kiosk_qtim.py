@@ -269,7 +269,7 @@ class Checks:
                 self.session.processes.stop(process)
 
     def inner(self):
-        """The user's own input method behind the plugin (INSETD_QT_IM_INNER=ibus):
+        """The user's own input method behind the plugin (QT_IM_MODULE=insetd:ibus):
         Debian's ibus-daemon in the session, on a bus address of the run's;
         wtype's keys reach the field through Qt's ibus context (its debug
         lines say it filtered them and ibus answered), and insetd still gets
@@ -286,7 +286,7 @@ class Checks:
                 self.fail("inner: ibus-daemon did not start")
                 return
             process = self.start("widgets", "--hold", env=(
-                "INSETD_QT_IM_INNER=ibus", f"IBUS_ADDRESS={address}", "QT_LOGGING_RULES=qt.qpa.input.methods.debug=true"))
+                "QT_IM_MODULE=insetd:ibus", f"IBUS_ADDRESS={address}", "QT_LOGGING_RULES=qt.qpa.input.methods.debug=true"))
             shown = self.wait_for(8, lambda: self.session.squeekboard_visible())
             typed = self.typed("via ibus", seconds=8)
             with open(self.log, errors="replace") as f:

@@ -24,11 +24,10 @@ static void logHandler(struct insetd *, enum insetd_log_priority priority, const
     }
 }
 
-InsetdInputContext::InsetdInputContext()
+InsetdInputContext::InsetdInputContext(const QString &inner)
 {
     // QT_IM_MODULE names only one context: the one the user would have had
-    // is named here, created by Qt's own factory and passed every call.
-    const QString inner = qEnvironmentVariable("INSETD_QT_IM_INNER");
+    // follows insetd's name, created by Qt's own factory and passed every call.
     if (!inner.isEmpty() && inner.compare(QLatin1String("insetd"), Qt::CaseInsensitive) != 0) {
         m_inner = QPlatformInputContextFactory::create(inner);
         if (!m_inner)

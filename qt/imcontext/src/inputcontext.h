@@ -25,20 +25,21 @@ class InsetdScroller;
 /// and offset to the scroller. It reads no text and sends none: keys reach
 /// the app as they did before (the compositor's keyboard, an OSK's virtual
 /// keyboard), untouched by it, or through the input method the user chose
-/// (INSETD_QT_IM_INNER), which it creates and passes every call to.
+/// (QT_IM_MODULE=insetd:ibus), which it creates and passes every call to.
 class InsetdInputContext : public QPlatformInputContext
 {
     Q_OBJECT
 
 public:
-    InsetdInputContext();
+    /// @p inner: the input context to pass input to (ibus, fcitx5, compose), or empty.
+    explicit InsetdInputContext(const QString &inner = QString());
     ~InsetdInputContext() override;
 
     bool isValid() const override { return true; }
     void setFocusObject(QObject *object) override;
     void update(Qt::InputMethodQueries queries) override;
-    // The user's own input method (INSETD_QT_IM_INNER: ibus, fcitx5,
-    // compose...), passed everything it would have had; none without it.
+    // The user's own input method (QT_IM_MODULE=insetd:ibus, insetd:fcitx5,
+    // insetd:compose), passed everything it would have had; none without it.
     bool filterEvent(const QEvent *event) override;
     void reset() override;
     void commit() override;
