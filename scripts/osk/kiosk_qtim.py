@@ -18,7 +18,8 @@ by hand (squeekboard 172 at 540 wide, wvkbd's -H).
 After the cells of the run's last OSK (on sway with squeekboard, where the
 hostile checks have a keyboard whose Visible they can wait for): typing with
 wtype (the virtual-keyboard protocol, as an OSK's key) reaches each form's
-field; the Insetd module's app (Examples/qt) with the plugin keeps the
+field, also through Debian's ibus behind the plugin (QT_IM_MODULE=insetd:ibus)
+while insetd still shows the keyboard; the Insetd module's app (Examples/qt) with the plugin keeps the
 module's two views and nothing of the plugin's (nothing applied twice); insetd
 killed under the full-screen Widgets form: its margin comes back, the app runs
 on and takes typing; no insetd at all: the Quick form runs and takes typing.
@@ -206,8 +207,8 @@ class ImRun:
 
 
 class Checks:
-    """The hostile checks qt-im-test made: typing, the module app, insetd
-    killed and absent. Each failure is the run's."""
+    """The checks beside the cells: typing, typing through ibus, the module
+    app, insetd killed and absent. Each failure is the run's."""
 
     def __init__(self, adapter, args, session, osk, insetd):
         self.adapter, self.args, self.session, self.osk, self.insetd = adapter, args, session, osk, insetd
