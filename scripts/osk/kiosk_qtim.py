@@ -26,6 +26,7 @@ on and takes typing; no insetd at all: the Quick form runs and takes typing.
 Every process is the run's (Session.spawn): kiosk-test ends them all.
 """
 import importlib.machinery
+import importlib.util
 import json
 import os
 import signal
@@ -39,7 +40,10 @@ from osk_surface import drawn_times
 from processes import descendants
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-im_frames = importlib.machinery.SourceFileLoader("im_frames", os.path.join(HERE, "im-frames")).load_module()
+# The IM apps' log reader and cycle cutter (scripts/osk/im-frames, gtk-test's too).
+_loader = importlib.machinery.SourceFileLoader("im_frames", os.path.join(HERE, "im-frames"))
+im_frames = importlib.util.module_from_spec(importlib.util.spec_from_loader("im_frames", _loader))
+_loader.exec_module(im_frames)
 QML = "/usr/lib/qt6/bin/qml"
 HALF_MS = 1200  # between a focus and its blur: the OSK comes and goes in each half
 # The keyboard's height at 540 wide, by hand: squeekboard's exclusive zone;
