@@ -123,6 +123,8 @@ class CellJudge:
             if shown and 0 <= shown[-1].field_bottom and field_clear(shown[-1], shrunk_window(shown[-1])):
                 visible_at = up_at
         if held and drawn_at is not None:
+            # The same for P6: a frame drawn before the OSK drew, with the
+            # field clear, is on the screen when the keyboard comes.
             shown = [f for f in frames if f.t <= drawn_at]
             if shown and 0 <= shown[-1].field_bottom and field_clear(shown[-1], shrunk_window(shown[-1])):
                 shown_at = drawn_at

@@ -98,7 +98,7 @@ class Gtk:
         """The module and libinsetd, built by make (seconds when up to date)."""
         subprocess.run(["make", "-s", "-C", self.root, "gtk-im"], check=True, stdout=subprocess.DEVNULL)
 
-    def runs(self, args, session, osk, mode):
+    def runs(self, args, session, osk, mode, _socket=None):
         return [(GtkHostile if layout == "hostile" else GtkCell)(args, session, self, layout, osk, mode)
                 for layout, m, o in self.cases if (m, o) == (mode, osk)]
 

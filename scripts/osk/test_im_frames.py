@@ -106,5 +106,29 @@ class Judging(unittest.TestCase):
         self.assertEqual(self.judge(late)[0].told, 1)
 
 
+
+class HeldP6(unittest.TestCase):
+    """P6 for apps that draw only what changes (kiosk_qtim's forms): a frame
+    with the field clear drawn before the OSK drew is on the screen then."""
+
+    def test_a_clear_frame_before_the_drawing_is_p6_zero(self):
+        from frame_rule import CellJudge, qt_im_frame
+        # Full screen: the margin 172 applied at 10.10 (field bottom 788 =
+        # 960 - 172), squeekboard drew at 10.15, seen up at 10.20.
+        judge = CellJudge()
+        frames = [qt_im_frame([10100, 960, 172, 194, 788], 172)]
+        judge.cycle(frames, 172, 960, True, 10.20, 11.0, 11.25, drawn_at=10.15, held=True)
+        self.assertEqual(judge.drawn_to_visible, [0.0])
+
+    def test_a_covered_frame_before_the_drawing_waits_for_the_next(self):
+        from frame_rule import CellJudge, qt_im_frame
+        # The field under the keyboard (bottom 928 > 788) until the frame at
+        # 10.30 scrolls it above: P6 = 10.30 - 10.15 = 150 ms.
+        judge = CellJudge()
+        frames = [qt_im_frame([10100, 960, 0, 32, 928], 172), qt_im_frame([10300, 960, 172, 194, 788], 172)]
+        judge.cycle(frames, 172, 960, True, 10.20, 11.0, 11.25, drawn_at=10.15, held=True)
+        self.assertEqual([round(v) for v in judge.drawn_to_visible], [150])
+
+
 if __name__ == "__main__":
     unittest.main()

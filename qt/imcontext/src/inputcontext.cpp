@@ -8,6 +8,7 @@
 #include <QGuiApplication>
 #include <QLoggingCategory>
 #include <QSocketNotifier>
+#include <qpa/qplatforminputcontextfactory_p.h>
 
 #include <insetd.h>
 
@@ -23,8 +24,17 @@ static void logHandler(struct insetd *, enum insetd_log_priority priority, const
     }
 }
 
-InsetdInputContext::InsetdInputContext()
+InsetdInputContext::InsetdInputContext(const QString &inner)
 {
+    // QT_IM_MODULE names only one context: the one the user would have had
+    // follows insetd's name, created by Qt's own factory and passed every call.
+    if (!inner.isEmpty() && inner.compare(QLatin1String("insetd"), Qt::CaseInsensitive) != 0) {
+        m_inner = QPlatformInputContextFactory::create(inner);
+        if (!m_inner)
+            qCWarning(lcInsetdIm, "no input context %s to pass input to", qPrintable(inner));
+        else
+            qCInfo(lcInsetdIm, "passing input to %s", qPrintable(inner));
+    }
     const QByteArray name = "qt-im:" + QCoreApplication::applicationName().toUtf8().left(100);
     m_ctx = insetd_new(nullptr, name.constData());
     if (!m_ctx) {
@@ -45,13 +55,54 @@ InsetdInputContext::InsetdInputContext()
 
 InsetdInputContext::~InsetdInputContext()
 {
+    delete m_inner;
     qDeleteAll(m_scrollers);
     if (m_ctx)
         insetd_unref(m_ctx);
 }
 
+bool InsetdInputContext::filterEvent(const QEvent *event)
+{
+    return m_inner ? m_inner->filterEvent(event) : QPlatformInputContext::filterEvent(event);
+}
+
+void InsetdInputContext::reset()
+{
+    if (m_inner)
+        m_inner->reset();
+}
+
+void InsetdInputContext::commit()
+{
+    if (m_inner)
+        m_inner->commit();
+}
+
+void InsetdInputContext::invokeAction(QInputMethod::Action action, int cursorPosition)
+{
+    if (m_inner)
+        m_inner->invokeAction(action, cursorPosition);
+}
+
+bool InsetdInputContext::hasCapability(Capability capability) const
+{
+    return m_inner ? m_inner->hasCapability(capability) : QPlatformInputContext::hasCapability(capability);
+}
+
+QLocale InsetdInputContext::locale() const
+{
+    return m_inner ? m_inner->locale() : QPlatformInputContext::locale();
+}
+
+Qt::LayoutDirection InsetdInputContext::inputDirection() const
+{
+    return m_inner ? m_inner->inputDirection() : QPlatformInputContext::inputDirection();
+}
+
 void InsetdInputContext::setFocusObject(QObject *object)
 {
+    if (m_inner)
+        m_inner->setFocusObject(object);
     m_field = inputMethodAccepted() ? object : nullptr;
     if (QWindow *window = QGuiApplication::focusWindow())
         setWindow(window);
@@ -68,6 +119,8 @@ void InsetdInputContext::setFocusObject(QObject *object)
 // query's value (the text, the surrounding text) is read.
 void InsetdInputContext::update(Qt::InputMethodQueries queries)
 {
+    if (m_inner)
+        m_inner->update(queries);
     if (m_field && (queries & (Qt::ImCursorRectangle | Qt::ImEnabled)))
         m_reportTimer.start();
 }
@@ -91,9 +144,13 @@ InsetdScroller *InsetdInputContext::scrollerFor(QObject *field)
     scroller->clamp(m_keyboardInWindow);
     connect(scroller, &InsetdScroller::changed, this, [this, scroller] {
         // The window or the scroller changed under an applied inset: cut it in
-        // this frame, then tell insetd.
+        // this frame, then tell insetd. Not when only the inset insetd asked
+        // for moved the viewport (the frame is described without it): an echo
+        // of insetd's own offset made it answer again, round and round, and
+        // it could stop on an offset that left the field below the window.
         scroller->clamp(m_keyboardInWindow);
-        describe(scroller);
+        if (scroller->describedChanged())
+            describe(scroller);
     });
     connect(target, &QObject::destroyed, this, [this, target, scroller] {
         m_scrollers.remove(target);
@@ -110,9 +167,17 @@ void InsetdInputContext::describe(InsetdScroller *scroller)
 {
     if (!m_ctx)
         return;
+    // The window first: insetd must not judge a shrunk scroller against the
+    // window's old size (the window's own report waits for the event loop).
+    if (m_windowTimer.isActive()) {
+        m_windowTimer.stop();
+        sendWindow();
+    }
     insetd_view_desc desc;
     insetd_view_desc_init(&desc);
     scroller->describe(&desc);
+    qCDebug(lcInsetdIm, "describe %s frame %g,%g %gx%g offset %g", qPrintable(scroller->name()), desc.frame.x, desc.frame.y,
+            desc.frame.width, desc.frame.height, desc.content_offset.y);
     if (insetd_update_view(m_ctx, scroller->name().toUtf8().constData(), &desc) < 0)
         qCDebug(lcInsetdIm, "view %s not described: a size out of range", qPrintable(scroller->name()));
 }
@@ -141,6 +206,7 @@ void InsetdInputContext::report()
     describe(scroller);
     m_focused = scroller;
     m_lastField = field;
+    qCDebug(lcInsetdIm, "focus %s field %g,%g", qPrintable(scroller->name()), field.y(), field.height());
     insetd_focus(m_ctx, scroller->name().toUtf8().constData(), {field.x(), field.y(), field.width(), field.height()});
 }
 
@@ -177,6 +243,7 @@ void InsetdInputContext::sendWindow()
 {
     if (!m_window || !m_ctx || m_window->width() <= 0 || m_window->height() <= 0)
         return;
+    qCDebug(lcInsetdIm, "window %d", m_window->height());
     insetd_set_window(m_ctx, {double(m_window->x()), double(m_window->y()), double(m_window->width()),
                               double(m_window->height())});
 }
@@ -243,6 +310,9 @@ void InsetdInputContext::handle(insetd_event *event)
     case INSETD_EVENT_ADJUSTMENT:
         for (InsetdScroller *scroller : std::as_const(m_scrollers)) {
             if (scroller->name() == QString::fromUtf8(insetd_event_get_view(event))) {
+                qCDebug(lcInsetdIm, "adjustment %s inset %g offset %g", qPrintable(scroller->name()),
+                        insetd_event_adjustment_get_additional_bottom_inset(event),
+                        insetd_event_adjustment_get_content_offset(event).y);
                 scroller->clamp(m_keyboardInWindow);
                 scroller->apply(insetd_event_adjustment_get_additional_bottom_inset(event),
                                 insetd_event_adjustment_get_content_offset(event).y);

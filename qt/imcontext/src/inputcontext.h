@@ -24,18 +24,29 @@ class InsetdScroller;
 /// keyboardRectangle in the window's coordinates) and applies insetd's inset
 /// and offset to the scroller. It reads no text and sends none: keys reach
 /// the app as they did before (the compositor's keyboard, an OSK's virtual
-/// keyboard), untouched by it.
+/// keyboard), untouched by it, or through the input method the user chose
+/// (QT_IM_MODULE=insetd:ibus), which it creates and passes every call to.
 class InsetdInputContext : public QPlatformInputContext
 {
     Q_OBJECT
 
 public:
-    InsetdInputContext();
+    /// @p inner: the input context to pass input to (ibus, fcitx5, compose), or empty.
+    explicit InsetdInputContext(const QString &inner = QString());
     ~InsetdInputContext() override;
 
     bool isValid() const override { return true; }
     void setFocusObject(QObject *object) override;
     void update(Qt::InputMethodQueries queries) override;
+    // The user's own input method (QT_IM_MODULE=insetd:ibus, insetd:fcitx5,
+    // insetd:compose), passed everything it would have had; none without it.
+    bool filterEvent(const QEvent *event) override;
+    void reset() override;
+    void commit() override;
+    void invokeAction(QInputMethod::Action action, int cursorPosition) override;
+    bool hasCapability(Capability capability) const override;
+    QLocale locale() const override;
+    Qt::LayoutDirection inputDirection() const override;
     bool isInputPanelVisible() const override { return m_visible; }
     QRectF keyboardRect() const override { return m_keyboardInWindow; }
     bool isAnimating() const override { return m_animating; }
@@ -51,6 +62,7 @@ private:
     InsetdScroller *scrollerFor(QObject *field);
     void blur();
 
+    QPlatformInputContext *m_inner = nullptr;  // the user's input method, or none
     struct insetd *m_ctx = nullptr;
     QSocketNotifier *m_notifier = nullptr;
     QHash<QObject *, InsetdScroller *> m_scrollers;   // by the object each stands for

@@ -12,9 +12,13 @@ class InsetdInputContextPlugin : public QPlatformInputContextPlugin
     Q_PLUGIN_METADATA(IID QPlatformInputContextFactoryInterface_iid FILE "insetd.json")
 
 public:
-    QPlatformInputContext *create(const QString &key, const QStringList &) override
+    // QT_IM_MODULE=insetd:ibus: Qt passes what follows the colon as the
+    // parameters, the input context the user would have had.
+    QPlatformInputContext *create(const QString &key, const QStringList &parameters) override
     {
-        return key.compare(QLatin1String("insetd"), Qt::CaseInsensitive) == 0 ? new InsetdInputContext : nullptr;
+        return key.compare(QLatin1String("insetd"), Qt::CaseInsensitive) == 0
+            ? new InsetdInputContext(parameters.join(QLatin1Char(':')))
+            : nullptr;
     }
 };
 

@@ -159,7 +159,17 @@ double InsetdScroller::offset() const
     return 0;
 }
 
-void InsetdScroller::describe(insetd_view_desc *d) const
+bool InsetdScroller::describedChanged() const
+{
+    QSizeF content = frameInWindow().size();
+    if (auto area = qobject_cast<QScrollArea *>(m_target.data()); area && area->widget())
+        content = QSizeF(area->widget()->size());
+    else if (m_kind == Flickable)
+        content = QSizeF(number(m_target, "contentWidth"), number(m_target, "contentHeight"));
+    return frameInWindow() != m_describedFrame || content != m_describedContent;
+}
+
+void InsetdScroller::describe(insetd_view_desc *d)
 {
     const QRectF frame = frameInWindow();
     d->frame = {frame.x(), frame.y(), std::max(0.0, frame.width()), std::max(0.0, frame.height())};
@@ -172,6 +182,8 @@ void InsetdScroller::describe(insetd_view_desc *d) const
                             number(m_target, "rightMargin")};
     }
     d->content_size = {std::max(0.0, content.width()), std::max(0.0, content.height())};
+    m_describedFrame = frame;
+    m_describedContent = content;
     d->content_offset = {0, offset()};
     // The app lays its content out itself.
     d->content_stretches = false;

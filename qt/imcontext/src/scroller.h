@@ -41,7 +41,9 @@ public:
     void setName(const QString &name) { m_name = name; }
 
     /// The scroller as the app laid it out, in its window's coordinates.
-    void describe(insetd_view_desc *out) const;
+    void describe(insetd_view_desc *out);
+    /// Whether its frame or content size differs from the last description.
+    bool describedChanged() const;
     /// @p field in the scroller's content coordinates.
     QRectF fieldRect(QObject *field) const;
     /// insetd's additional bottom inset and vertical offset.
@@ -74,6 +76,8 @@ private:
     double m_targetInset = 0;        // insetd's last word
     double m_applied = 0;            // what is applied now (<= covered)
     QRectF m_keyboard;               // in the window, as last told
+    QRectF m_describedFrame;         // the last description's frame
+    QSizeF m_describedContent;       // and content size
 };
 
 /// Where @p object (a QWidget or a QQuickItem) is in its window's coordinates.
