@@ -16,13 +16,16 @@ shell has it revealed). Screenshots are grim's, as on phoc.
 import os
 import re
 
-from kiosk_session import OUTPUT
+from kiosk_session import OUTPUT, parse_ppm
 
 LAYER = re.compile(r'zwlr_layer_shell_v1@\d+\.get_layer_surface\(new id zwlr_layer_surface_v1@(\d+), .*"([^"]*)"\)')
 DRAGGABLE = re.compile(r"get_draggable_layer_surface\(new id zphoc_draggable_layer_surface_v1@(\d+), "
                        r"zwlr_layer_surface_v1@(\d+)\)")
 EXCLUSIVE = re.compile(r"zphoc_draggable_layer_surface_v1@(\d+)\.set_exclusive\((-?\d+)\)")
 SIZE = re.compile(r"zwlr_layer_surface_v1@\d+\.set_size\((\d+), (\d+)\)")
+# squeekboard's background between its keys (its default theme under Phosh),
+# seen in its screenshots here; neither app draws it.
+SQUEEKBOARD_GREY = b"\xde\xde\xde"
 
 
 def read(path):
@@ -86,3 +89,15 @@ class Phosh:
         if top is None or bottom is None or zone is None:
             return None
         return {"x": 0, "y": top, "width": OUTPUT[0], "height": bottom - zone - top}
+
+    @staticmethod
+    def keyboard_drawn(ppm, top, height):
+        """Whether squeekboard is on the screen in rows top..top+height: its
+        grey fills at least a third of them (the Qt app's grey background
+        is not white, so the page's white cannot tell)."""
+        width, rows, pixels = parse_ppm(ppm)
+        top, bottom = max(0, top + 4), min(rows, top + height - 4)
+        if bottom <= top:
+            return False
+        samples = [pixels[o:o + 3] for o in range(top * width * 3, bottom * width * 3, 3 * 13)]
+        return sum(p == SQUEEKBOARD_GREY for p in samples) >= len(samples) / 3
