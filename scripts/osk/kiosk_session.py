@@ -30,13 +30,16 @@ class Session:
         # The app's window, as the compositors' adapters find it: its title
         # (Mir's trace) and its class (KWin); the app adapter sets them.
         self.app_title, self.app_class = "Check in", "chrom"
-        if compositor in ("kwin", "mir", "gnome"):
+        if compositor in ("kwin", "mir", "gnome", "phosh"):
             if compositor == "kwin":
                 from kiosk_kwin import KWin
                 self.adapter = KWin(self)
             elif compositor == "gnome":
                 from kiosk_gnome import Gnome
                 self.adapter = Gnome(self)
+            elif compositor == "phosh":
+                from kiosk_phosh import Phosh
+                self.adapter = Phosh(self)
             else:
                 from kiosk_mir import Mir
                 self.adapter = Mir(self)
@@ -56,7 +59,7 @@ class Session:
         if os.environ.get("INSETD_TEST_RUN"):
             env.append(f"INSETD_TEST_RUN={os.environ['INSETD_TEST_RUN']}")
         script = {"sway": "session.sh", "phoc": "phoc-session.sh", "kwin": "kwin-session.sh",
-                  "mir": "mir-session.sh", "gnome": "gnome-session.sh"}[self.compositor]
+                  "mir": "mir-session.sh", "gnome": "gnome-session.sh", "phosh": "phosh-session.sh"}[self.compositor]
         # Mir runs on Xvfb: a private /tmp/.X11-unix (as root, before the uid
         # drops), and a display number of the run's own.
         private_x = []
@@ -97,6 +100,24 @@ class Session:
             return self.adapter.keyboard_zone()
         rect = self.workspace_rect()
         return None if rect is None else OUTPUT[1] - (rect["y"] + rect["height"])
+
+    def window_mode(self, mode):
+        """The window mode of the run that asks next (Phosh lays out by it)."""
+        if hasattr(self.adapter, "mode"):
+            self.adapter.mode = mode
+
+    def keyboard_bottom(self):
+        """The keyboard's bottom edge on the screen: the output's, but above
+        Phosh's home bar in an app window."""
+        bottom = self.adapter.bottom() if hasattr(self.adapter, "bottom") else None
+        return OUTPUT[1] if bottom is None else bottom
+
+    def unseen_y(self):
+        """How far down the compositor put the window where no client can
+        know it (Chromium and Qt on Wayland know no position): Phosh's top
+        bar; 0 where the window is at the output's top or the app is told."""
+        top = self.adapter.top() if hasattr(self.adapter, "top") else None
+        return top or 0
 
     def squeekboard_visible(self):
         code, out = self.run("busctl", "--user", "get-property", "sm.puri.OSK0", "/sm/puri/OSK0", "sm.puri.OSK0", "Visible")
