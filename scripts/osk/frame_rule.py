@@ -220,5 +220,5 @@ class CellJudge:
         return (f"frames {self.frames}: inset over {self.excess} ({self.after_blur} after blur; peak {self.peak:g} px), "
                 + (f"told of more keyboard {self.told}, " if not 0 < self.frames == self.untold else "")
                 + f"field covered {self.covered}"
-                + (f", during the OSK's own drops {self.dropped}" if self.dropped else "")
+                + (f", in the OSK's own drops or end {self.dropped}" if self.dropped else "")
                 + (f", up -> field visible p50 {v50:.0f} ms p99 {v99:.0f} ms" if v50 is not None else "") + p6)

@@ -24,6 +24,8 @@ class Qt:
     """The Qt app in one run's session."""
 
     name, title, wm_class = "qt", "insetd form", "qml"
+    # Where --transitions moves the focus from the last field: the middle, then the top.
+    other_fields = ("field6", "field0")
     needs = [QML, "/usr/bin/cmake",
              "/usr/lib/x86_64-linux-gnu/qt6/plugins/platforms/libqwayland-generic.so"]
 

@@ -3,7 +3,7 @@
 // its own window, unchanged, and speaks to the test what the kiosk page
 // speaks (scripts/kiosk-test's PAGE): every ~15 ms it posts a report of the
 // app's state and the frames drawn since the last one, and takes the next
-// command (focus the last field, or blur it). So one harness drives and
+// command (focus the last field, another field by name, or blur). So one harness drives and
 // judges Chromium and Qt alike.
 //   qml kiosk_qt.qml -- URL MAIN.qml [fullscreen|maximized|tiled]
 import QtQuick
@@ -54,8 +54,29 @@ Window {
         poller.start()
     }
 
+    // The field the judge follows: the focused one (kiosk-test --transitions
+    // moves the focus between fields), the test's own field otherwise.
+    function followed() {
+        const item = app.activeFocusItem
+        return item && item.objectName.startsWith("field") ? item : field
+    }
+
     function fieldRect() {
-        return field.mapToItem(null, 0, 0, field.width, field.height)
+        const item = followed()
+        return item.mapToItem(null, 0, 0, item.width, item.height)
+    }
+
+    // The app's item named `name` (its fields are field0..field12).
+    function named(item, name) {
+        if (item.objectName === name)
+            return item
+        // A list property, read by index (it is not iterable).
+        for (let i = 0; i < item.children.length; i++) {
+            const found = named(item.children[i], name)
+            if (found)
+                return found
+        }
+        return null
     }
 
     // Every frame the window draws, in the record kiosk-test's judge reads
@@ -111,6 +132,12 @@ Window {
                         } else if (answer.command === "blur") {
                             // Focus to the form itself (no text input): the module reports a blur.
                             driver.form.forceActiveFocus()
+                        } else if (answer.command && answer.command.startsWith("focus:")) {
+                            const item = driver.named(driver.app.contentItem, answer.command.slice(6))
+                            if (item)
+                                item.forceActiveFocus()
+                            else
+                                console.log("kiosk-qt: no field " + answer.command.slice(6))
                         }
                     }
                 }
