@@ -345,8 +345,18 @@ package struct BridgeMachine: Sendable {
     private mutating func read(_ area: SwayUsableArea, now: Instant, _ out: inout [BridgeAction]) {
         let covered = gauge.read(area)
         if !reportsVisibility { observe(covered, now: now, &out) }
-        guard measuring(now: now), let frame = gauge.settledFrame(area, screen: screen) else { return }
+        guard measuring(now: now), let frame = gauge.settledFrame(area, screen: screen(turnedLike: area.output)) else { return }
         measured(frame, source: "sway's usable area", &out)
+    }
+
+    /// insetd's screen turned as the output is now. A turn reaches insetd from
+    /// its clients (a page's `transition`), not from the bridge, whose copy is
+    /// the one insetd's welcome gave; sway's output turns with the display, so
+    /// a frame measured in landscape is scaled into insetd's landscape screen.
+    private func screen(turnedLike output: Size) -> Size {
+        let outputWide = output.width > output.height, screenWide = screen.width > screen.height
+        guard output.width != output.height, screen.width != screen.height, outputWide != screenWide else { return screen }
+        return Size(width: screen.height, height: screen.width)
     }
 
     /// A show was asked for or seen, and its frame is not measured yet.

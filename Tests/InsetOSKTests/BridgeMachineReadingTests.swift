@@ -86,6 +86,32 @@ import Testing
         ])
     }
 
+    /// The output turned to landscape (844x390) after insetd's welcome gave a
+    /// portrait 390x844 screen: the frame is measured in insetd's screen
+    /// turned with it (0, 390 - 200 = 190, 844 wide), not scaled into the
+    /// portrait one.
+    @Test func aFrameMeasuredOnATurnedOutputIsInTheTurnedScreen() {
+        let landscape = Size(width: 844, height: 390)
+        func area(_ gap: Double) -> BridgeEvent { .usableArea(SwayUsableArea(output: landscape, bottomGap: gap)) }
+        let frame = Rect(x: 0, y: 190, width: 844, height: 200)
+        Self.run([
+            Line(ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), actions: []),
+            Line(
+                ms: 0,
+                event: .oskAttached(name: "wvkbd", observable: true, configured: nil, measurable: true, reportsVisibility: false),
+                actions: [.reportFrame(nil), .setHardwareKeyboard(false), .setOSKVisible(false)], readArea: 0),
+            Line(ms: 0, event: area(0), actions: [], readArea: 100),
+            Line(ms: 1000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 1080, readArea: 16),
+            Line(
+                ms: 1010, event: area(200),
+                actions: [.trace("wvkbd shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2010, readArea: 1060),
+            Line(
+                ms: 1060, event: area(200),
+                actions: [.log("wvkbd's real frame: \(frame) (from sway's usable area)"), .reportFrame(frame)],
+                wake: 2010, readArea: 1160),
+        ])
+    }
+
     /// squeekboard says whether it is shown; sway's area is read once for the
     /// baseline when it is seen hidden, then every 50 ms while a show settles,
     /// until two readings agree (228: y 844 - 228 = 616).

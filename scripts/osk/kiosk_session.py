@@ -44,6 +44,8 @@ class Session:
                 from kiosk_mir import Mir
                 self.adapter = Mir(self)
         self.kwin = self.adapter if compositor == "kwin" else None
+        # The output as it is now (--transitions turns it).
+        self.output = OUTPUT
         self.gnome = self.adapter if compositor == "gnome" else None
 
     def start(self):
@@ -99,7 +101,7 @@ class Session:
         if self.adapter:
             return self.adapter.keyboard_zone()
         rect = self.workspace_rect()
-        return None if rect is None else OUTPUT[1] - (rect["y"] + rect["height"])
+        return None if rect is None else self.output[1] - (rect["y"] + rect["height"])
 
     def window_mode(self, mode):
         """The window mode of the run that asks next (Phosh lays out by it)."""

@@ -22,6 +22,8 @@ What must be true, derived from what the screen shows (not from insetd):
 """
 import os
 import subprocess
+
+from kiosk_session import OUTPUT
 import threading
 import time
 
@@ -70,6 +72,8 @@ class Transitions:
                  ("a hardware keyboard plugged in and out", self.hardware_keyboard)]
         if self.keyboard.restartable:
             steps.append((f"{self.run.osk} restarted", self.osk_restarted))
+        if self.run.session.compositor == "sway" and self.run.mode == "kiosk":
+            steps.append(("the screen turned and back", self.rotated))
         for name, step in steps:
             self.step(name, step)
 
@@ -186,6 +190,32 @@ class Transitions:
             return
         run.zone = zone
         self.settled(name, "target")
+
+    def rotated(self, name):
+        """The output turned to landscape (sway's `transform 90`: 960x540) and
+        back with the field focused: the keyboard stays up at the OSK's height
+        for each orientation (measured anew for landscape), and the field ends
+        above it in both."""
+        run, session = self.run, self.run.session
+        for transform, output in (("90", OUTPUT[::-1]), ("normal", OUTPUT)):
+            code, out = session.run("swaymsg", "output", "HEADLESS-1", "transform", transform)
+            if code != 0:
+                run.fail(name, f"sway did not turn the output: {out!r}")
+                return
+            session.output = output
+            ok, r = run.wait(lambda: ((r := run.page.fresh_report()) is not None and r["innerWidth"] == output[0], r),
+                             timeout=5)
+            if not ok:
+                run.fail(name, f"the page is not {output[0]} wide after the turn: {r and r['innerWidth']}")
+                return
+            up, zone = run.wait(lambda: ((u := run.osk_up())[0] and u[1] != run.zone or transform == "normal" and u[0], u[1]),
+                                timeout=5)
+            if not up:
+                run.fail(name, f"the keyboard is not up at {output[0]}x{output[1]} (zone {zone})")
+                return
+            run.zone = zone
+            self.log(f"  {name}: {output[0]}x{output[1]}, keyboard {zone}")
+            self.settled(name, "target")
 
     def testbed(self, *command):
         """insetd-testbed's plug or unplug, on insetd's testbed."""
