@@ -62,6 +62,8 @@ package struct BridgeMachine: Sendable {
     /// (the OSK seen hidden: the gap without it, the baseline).
     private var lastAreaRead: Instant?
     private var baselineWanted = false
+    /// The output's size at the last reading of sway's usable area.
+    private var lastOutput: Size?
     /// The OSK was attached and then ended, and has not attached since: insetd
     /// is told (again on every link), so it shows no keyboard meanwhile.
     private var oskEnded = false
@@ -343,6 +345,12 @@ package struct BridgeMachine: Sendable {
     /// The compositor's usable area: whether an OSK that cannot say is shown,
     /// and, while a show settles, its real frame once two readings agree.
     private mutating func read(_ area: SwayUsableArea, now: Instant, _ out: inout [BridgeAction]) {
+        // The output turned (or changed size) under a shown OSK: its frame
+        // there is measured anew (wvkbd keeps showing through a turn).
+        if let last = lastOutput, last != area.output, observed == true || applied == true {
+            measureUntil = now + timing.measureWindow
+        }
+        lastOutput = area.output
         let covered = gauge.read(area)
         if !reportsVisibility { observe(covered, now: now, &out) }
         guard measuring(now: now), let frame = gauge.settledFrame(area, screen: screen(turnedLike: area.output)) else { return }

@@ -112,6 +112,39 @@ import Testing
         ])
     }
 
+    /// wvkbd shown, measured in portrait (300: y 544), and the output turns to
+    /// landscape under it: the frame is measured again there, two equal
+    /// readings after the turn (its 200: y 390 - 200 = 190, 844 wide).
+    @Test func aTurnUnderAShownOSKIsMeasuredAgain() {
+        let portrait = Rect(x: 0, y: 544, width: 390, height: 300)
+        let landscape = Rect(x: 0, y: 190, width: 844, height: 200)
+        func turned(_ gap: Double) -> BridgeEvent {
+            .usableArea(SwayUsableArea(output: Size(width: 844, height: 390), bottomGap: gap))
+        }
+        Self.run([
+            Line(ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), actions: []),
+            Line(
+                ms: 0,
+                event: .oskAttached(name: "wvkbd", observable: true, configured: nil, measurable: true, reportsVisibility: false),
+                actions: [.reportFrame(nil), .setHardwareKeyboard(false), .setOSKVisible(false)], readArea: 0),
+            Line(ms: 0, event: Self.area(gap: 0), actions: [], readArea: 100),
+            Line(ms: 1000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 1080, readArea: 16),
+            Line(
+                ms: 1010, event: Self.area(gap: 300),
+                actions: [.trace("wvkbd shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2010, readArea: 1060),
+            Line(
+                ms: 1060, event: Self.area(gap: 300),
+                actions: [.log("wvkbd's real frame: \(portrait) (from sway's usable area)"), .reportFrame(portrait)],
+                wake: 2010, readArea: 1160),
+            // Measured: read every 100 ms (wvkbd cannot say it is shown).
+            Line(ms: 1160, event: turned(200), actions: [], wake: 2010, readArea: 1210),
+            Line(
+                ms: 1210, event: turned(200),
+                actions: [.log("wvkbd's real frame: \(landscape) (from sway's usable area)"), .reportFrame(landscape)],
+                wake: 2010, readArea: 1310),
+        ])
+    }
+
     /// squeekboard says whether it is shown; sway's area is read once for the
     /// baseline when it is seen hidden, then every 50 ms while a show settles,
     /// until two readings agree (228: y 844 - 228 = 616).

@@ -195,27 +195,46 @@ class Transitions:
         """The output turned to landscape (sway's `transform 90`: 960x540) and
         back with the field focused: the keyboard stays up at the OSK's height
         for each orientation (measured anew for landscape), and the field ends
-        above it in both."""
+        above it in both. The output is turned back whatever happens."""
         run, session = self.run, self.run.session
-        for transform, output in (("90", OUTPUT[::-1]), ("normal", OUTPUT)):
-            code, out = session.run("swaymsg", "output", "HEADLESS-1", "transform", transform)
-            if code != 0:
-                run.fail(name, f"sway did not turn the output: {out!r}")
-                return
-            session.output = output
-            ok, r = run.wait(lambda: ((r := run.page.fresh_report()) is not None and r["innerWidth"] == output[0], r),
-                             timeout=5)
-            if not ok:
-                run.fail(name, f"the page is not {output[0]} wide after the turn: {r and r['innerWidth']}")
-                return
-            up, zone = run.wait(lambda: ((u := run.osk_up())[0] and u[1] != run.zone or transform == "normal" and u[0], u[1]),
-                                timeout=5)
-            if not up:
-                run.fail(name, f"the keyboard is not up at {output[0]}x{output[1]} (zone {zone})")
-                return
-            run.zone = zone
-            self.log(f"  {name}: {output[0]}x{output[1]}, keyboard {zone}")
-            self.settled(name, "target")
+        try:
+            for transform, output in (("90", OUTPUT[::-1]), ("normal", OUTPUT)):
+                if not self.turn(name, transform, output):
+                    return
+        finally:
+            if session.output != OUTPUT:
+                session.run("swaymsg", "output", "HEADLESS-1", "transform", "normal")
+                session.output = OUTPUT
+
+    def turn(self, name, transform, output):
+        run, session = self.run, self.run.session
+        code, out = session.run("swaymsg", "output", "HEADLESS-1", "transform", transform)
+        if code != 0:
+            run.fail(name, f"sway did not turn the output: {out!r}")
+            return False
+        session.output = output
+        ok, r = run.wait(lambda: ((r := run.page.fresh_report()) is not None and r["innerWidth"] == output[0], r),
+                         timeout=5)
+        if not ok:
+            run.fail(name, f"the page is not {output[0]} wide after the turn: {r and r['innerWidth']}")
+            return False
+        # The OSK lays itself out for the new output a moment later: the
+        # keyboard is the zone two readings in a row agree on.
+        last = None
+
+        def steady():
+            nonlocal last
+            up, zone = run.osk_up()
+            agreed = up and zone == last
+            last = zone if up else None
+            return agreed, zone
+        up, zone = run.wait(steady, timeout=5, interval=0.15)
+        if not up:
+            run.fail(name, f"the keyboard is not up at {output[0]}x{output[1]} (zone {zone})")
+            return False
+        run.zone = zone
+        self.log(f"  {name}: {output[0]}x{output[1]}, keyboard {zone}")
+        return self.settled(name, "target")
 
     def testbed(self, *command):
         """insetd-testbed's plug or unplug, on insetd's testbed."""
