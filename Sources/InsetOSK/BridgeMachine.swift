@@ -378,7 +378,9 @@ package struct BridgeMachine: Sendable {
     /// not seen yet (insetd moves the views at the confirmation, so each
     /// reading late is a frame with the field under the keyboard), every
     /// `measureInterval` while a show settles, every `watchInterval` for such
-    /// an OSK otherwise, at once when it was seen hidden (the baseline).
+    /// an OSK otherwise and for any OSK while it is shown (sway's output may
+    /// turn under it: its frame is measured again), at once when it was seen
+    /// hidden (the baseline).
     private func readArea(now: Instant) -> Instant? {
         guard attached, measurable else { return nil }
         if baselineWanted { return now }
@@ -386,7 +388,10 @@ package struct BridgeMachine: Sendable {
         let interval =
             confirming
             ? timing.confirmInterval
-            : measuring(now: now) ? timing.measureInterval : reportsVisibility ? nil : timing.watchInterval
+            : measuring(now: now)
+                ? timing.measureInterval
+                // A bus OSK says when it shows; while it is up, the output may turn under it.
+                : reportsVisibility && observed != true ? nil : timing.watchInterval
         guard let interval else { return nil }
         return lastAreaRead.map { $0 + interval } ?? now
     }

@@ -5,7 +5,8 @@ import Testing
 
 /// The decisions about sway's usable area, in the machine: when it is read
 /// (every 50 ms while a show settles, every 100 ms for wvkbd, which cannot say
-/// whether it is shown, and every 16 ms while a show asked of it is not seen, once for the baseline when a bus OSK is seen hidden),
+/// whether it is shown, and every 16 ms while a show asked of it is not seen, once for the baseline when a bus OSK is seen hidden,
+/// every 100 ms while a bus OSK is shown),
 /// what a reading means (wvkbd shown or hidden), and the frame it settles on.
 /// Expected values derived by hand from `BridgeTiming`'s defaults (confirm
 /// delays 80, 200 ms; settle 500 ms; measure window 5 s; full-screen check
@@ -146,9 +147,10 @@ import Testing
     }
 
     /// squeekboard says whether it is shown; sway's area is read once for the
-    /// baseline when it is seen hidden, then every 50 ms while a show settles,
+    /// baseline when it is seen hidden, every 100 ms while it is up (an output
+    /// turning under it), then every 50 ms while a show settles,
     /// until two readings agree (228: y 844 - 228 = 616).
-    @Test func aBusOSKIsMeasuredOnlyWhileAShowSettles() {
+    @Test func aBusOSKIsMeasuredWhileAShowSettlesThenWatchedWhileShown() {
         let frame = Rect(x: 0, y: 616, width: 390, height: 228)
         Self.run([
             Line(ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), actions: []),
@@ -165,7 +167,13 @@ import Testing
             Line(
                 ms: 1090, event: Self.area(gap: 228),
                 actions: [.log("squeekboard's real frame: \(frame) (from sway's usable area)"), .reportFrame(frame)],
-                wake: 2030),
+                wake: 2030, readArea: 1190),
+            // Shown: watched every 100 ms (an output that turns under it); hidden: not.
+            Line(ms: 1190, event: Self.area(gap: 228), actions: [], wake: 2030, readArea: 1290),
+            // Still seen up until squeekboard says otherwise: the read that was due (1290) is due now.
+            Line(ms: 1500, event: .keyboard(shown: false), actions: [.setOSKVisible(false)], readArea: 1290),
+            Line(ms: 1510, event: .oskObserved(visible: false), actions: [], readArea: 1510),
+            Line(ms: 1510, event: Self.area(gap: 0), actions: []),
         ])
     }
 }

@@ -23,7 +23,38 @@ void InsetdWindow::adopt(QQuickWindow *window)
     connect(window, &QWindow::yChanged, &m_timer, start);
     connect(window, &QWindow::widthChanged, &m_timer, start);
     connect(window, &QWindow::heightChanged, &m_timer, start);
+    connect(window, &QWindow::screenChanged, this, &InsetdWindow::watchScreen);
+    watchScreen(window->screen());
     m_timer.start();
+}
+
+void InsetdWindow::watchScreen(QScreen *screen)
+{
+    disconnect(m_screenWatch);
+    if (screen)
+        m_screenWatch = connect(screen, &QScreen::geometryChanged, this, &InsetdWindow::sendScreen);
+    sendScreen();
+}
+
+// The output the window is on turned (or the window moved to another): its
+// views are laid out anew for it, with the keyboard of that orientation. The
+// output as first seen is the one insetd was configured with; a window on a
+// display that starts turned calls Insetd.keyboard.rotated() itself.
+void InsetdWindow::sendScreen()
+{
+    struct insetd *ctx = m_connection.context();
+    if (!m_window || !m_window->screen())
+        return;
+    const QSize size = m_window->screen()->geometry().size();
+    if (size.isEmpty() || size == m_screen)
+        return;
+    const bool first = m_screen.isEmpty();
+    m_screen = size;
+    if (first || !ctx)
+        return;
+    // 0.3 s, as insetd.js says a turn lasts: insetd pins each view's corner through it.
+    const insetd_size screen{double(size.width()), double(size.height())};
+    insetd_transition(ctx, 0.3, &screen);
 }
 
 QRectF InsetdWindow::geometry() const

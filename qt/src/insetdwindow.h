@@ -6,13 +6,15 @@
 #include <QPointer>
 #include <QQuickWindow>
 #include <QRectF>
+#include <QScreen>
 #include <QTimer>
 
 class InsetdConnection;
 
 /// The window insetd measures the module's views in: the first followed
 /// Flickable's. Its place and size on the screen go to insetd whenever they
-/// change, once per turn of the event loop.
+/// change, once per turn of the event loop; a new size of the output it is on
+/// is a rotation, which insetd hears as a transition (as from insetd.js).
 class InsetdWindow : public QObject
 {
     Q_OBJECT
@@ -34,9 +36,14 @@ signals:
 
 private:
     void send();
+    void watchScreen(QScreen *screen);
+    void sendScreen();
 
     InsetdConnection &m_connection;
     QPointer<QQuickWindow> m_window;
     QTimer m_timer;
     QRectF m_sent;
+    /// The output's size as last seen (empty: not yet).
+    QSize m_screen;
+    QMetaObject::Connection m_screenWatch;
 };

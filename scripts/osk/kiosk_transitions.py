@@ -218,17 +218,17 @@ class Transitions:
         if not ok:
             run.fail(name, f"the page is not {output[0]} wide after the turn: {r and r['innerWidth']}")
             return False
-        # The OSK lays itself out for the new output a moment later: the
-        # keyboard is the zone two readings in a row agree on.
-        last = None
+        # The OSK lays itself out for the new output a moment later (squeekboard
+        # in 0.2-0.5 s): the keyboard is the zone the readings agree on for half
+        # a second.
+        since = [None, None]  # the zone, and since when
 
         def steady():
-            nonlocal last
             up, zone = run.osk_up()
-            agreed = up and zone == last
-            last = zone if up else None
-            return agreed, zone
-        up, zone = run.wait(steady, timeout=5, interval=0.15)
+            if not up or zone != since[0]:
+                since[:] = [zone if up else None, time.time()]
+            return up and time.time() - since[1] >= 0.5, zone
+        up, zone = run.wait(steady, timeout=6, interval=0.05)
         if not up:
             run.fail(name, f"the keyboard is not up at {output[0]}x{output[1]} (zone {zone})")
             return False
