@@ -50,6 +50,14 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 # and -Osize. -Xswiftc reaches every compile command too, so whatever else
 # builds into .build-static uses these same flags (`make -s static-link-flags`).
 LEAN := -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xswiftc -Osize
+# Idle memory (issue 40, docs/PERFORMANCE.md "Stop 45"): every function in a
+# section of its own, and the ones insetd runs from exec to idle
+# (scripts/startup.order, made by scripts/startup-order) linked first, together:
+# the kernel maps code 64 KiB around each first touch, so scattered start-up
+# code made most of the binary's code resident.
+ORDER ?= $(CURDIR)/scripts/startup.order
+LEAN += -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
+	-Xlinker --symbol-ordering-file=$(ORDER) -Xlinker --no-warn-symbol-ordering
 STATIC ?= 1
 ifeq ($(STATIC),1)
 SCRATCH ?= .build-static

@@ -105,7 +105,9 @@ let package = Package(
         .executableTarget(name: "insetctl", dependencies: ["InsetctlCommand"]),
         // D-Bus through libsystemd's sd-bus (a non-variadic shim; Swift cannot call C varargs),
         // and its typed wrapper. Only the session-side OSK bridge uses them.
-        .systemLibrary(name: "CSdBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // sd-bus.h comes from libsystemd-dev; libsystemd itself is opened on first use
+        // (lazy.c), so the insetd daemon, the same binary, never loads it.
+        .target(name: "CSdBus"),
         .target(name: "DBus", dependencies: ["CSdBus"]),
         // The OSK bridge: follows insetd's keyboard and drives squeekboard, wvkbd, KWin or GNOME.
         .target(name: "InsetOSK", dependencies: ["DBus", "InsetCore", "InsetProtocol", "InsetSocket"]),

@@ -73,8 +73,19 @@ package struct DaemonLogHandler: LogHandler {
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
         let fields = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         if journal { return "<\(Self.priority(event.level))>\(label): \(event.message)\(fields)\n" }
-        let time = Date().formatted(.iso8601)
-        return "\(time) \(event.level) \(label): \(event.message)\(fields)\n"
+        return "\(Self.timestamp(secondsSince1970: time(nil))) \(event.level) \(label): \(event.message)\(fields)\n"
+    }
+
+    /// The line's time as ISO 8601 in UTC to the second (`2026-11-27T05:23:23Z`),
+    /// from libc's calendar: Foundation's format styles would bring its
+    /// calendar code into every daemon that logs to a terminal or a file.
+    static func timestamp(secondsSince1970 seconds: Int) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
+            + "T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 
     /// syslog priorities as `sd-daemon.h` defines them.

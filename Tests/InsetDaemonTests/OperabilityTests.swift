@@ -138,6 +138,14 @@ import Testing
         #expect(!DaemonLogHandler.standardErrorIsJournal(environment: ["JOURNAL_STREAM": "nonsense"], descriptor: fd))
         #expect(!DaemonLogHandler.standardErrorIsJournal(environment: [:], descriptor: fd))
     }
+
+    /// A log line's time outside the journal: ISO 8601, UTC, to the second.
+    @Test func logTimestampsAreISO8601InUTC() {
+        #expect(DaemonLogHandler.timestamp(secondsSince1970: 0) == "1970-01-01T00:00:00Z")
+        #expect(DaemonLogHandler.timestamp(secondsSince1970: 1_234_567_890) == "2009-02-13T23:31:30Z")
+        // 2000-02-29 is 11 016 days after 1970-01-01 (30 years of 365 days, 7 leap days, 31 + 28 days).
+        #expect(DaemonLogHandler.timestamp(secondsSince1970: 11_016 * 86_400 + 9) == "2000-02-29T00:00:09Z")
+    }
 }
 
 /// The committed completions and man pages (installed by `make install`) are
