@@ -22,12 +22,8 @@ import Testing
 
     static func run(_ lines: [Line]) { BridgeMachineTests.run(lines, checkingReads: true) }
 
-    /// wvkbd: shown and hidden as sway's usable area says. Its zone grows in
-    /// two steps (100, then 300), so the frame is the second 300 (y 844 - 300);
-    /// a hide 200 ms after the show is a drop (settled only at 1000 + 500).
-    @Test func wvkbdIsSeenAndMeasuredInTheUsableArea() {
-        let frame = Rect(x: 0, y: 544, width: 390, height: 300)
-        Self.run([
+    /// wvkbd attached hidden (gap 0 read: the baseline), and insetd shows the keyboard at 1000 ms.
+    static let wvkbdShownAt1000: [Line] = [
             Line(ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), actions: []),
             Line(
                 ms: 0,
@@ -35,6 +31,14 @@ import Testing
                 actions: [.reportFrame(nil), .setHardwareKeyboard(false), .setOSKVisible(false)], readArea: 0),
             Line(ms: 0, event: Self.area(gap: 0), actions: [], readArea: 100),
             Line(ms: 1000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 1080, readArea: 16),
+    ]
+
+    /// wvkbd: shown and hidden as sway's usable area says. Its zone grows in
+    /// two steps (100, then 300), so the frame is the second 300 (y 844 - 300);
+    /// a hide 200 ms after the show is a drop (settled only at 1000 + 500).
+    @Test func wvkbdIsSeenAndMeasuredInTheUsableArea() {
+        let frame = Rect(x: 0, y: 544, width: 390, height: 300)
+        Self.run(Self.wvkbdShownAt1000 + [
             Line(
                 ms: 1010, event: Self.area(gap: 100),
                 actions: [.trace("wvkbd shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2010, readArea: 1060),
@@ -122,14 +126,7 @@ import Testing
         func turned(_ gap: Double) -> BridgeEvent {
             .usableArea(SwayUsableArea(output: Size(width: 844, height: 390), bottomGap: gap))
         }
-        Self.run([
-            Line(ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), actions: []),
-            Line(
-                ms: 0,
-                event: .oskAttached(name: "wvkbd", observable: true, configured: nil, measurable: true, reportsVisibility: false),
-                actions: [.reportFrame(nil), .setHardwareKeyboard(false), .setOSKVisible(false)], readArea: 0),
-            Line(ms: 0, event: Self.area(gap: 0), actions: [], readArea: 100),
-            Line(ms: 1000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 1080, readArea: 16),
+        Self.run(Self.wvkbdShownAt1000 + [
             Line(
                 ms: 1010, event: Self.area(gap: 300),
                 actions: [.trace("wvkbd shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2010, readArea: 1060),
