@@ -173,20 +173,33 @@ class Transitions:
         policy shows the accessory bar, 0 px here, so no keyboard at all
         (docs/insetd.yaml.5); the OSK leaves the screen and nothing is padded,
         the field still focused. Unplugged: the keyboard comes back."""
-        run, page = self.run, self.run.page
+        run = self.run
         self.testbed("plug", "usb-keyboard", "--name", "transitions")
         gone, zone = run.wait(run.osk_gone)
         if not gone:
             run.fail(name, f"the OSK is still on the screen with a hardware keyboard plugged in (zone {zone})")
-        ok, r = run.wait(lambda: ((r := page.fresh_report()) is not None and r["padding"] == 0
-                                  and r["keyboard"]["height"] == 0 and r["active"] == "target", r), interval=0.02)
-        if not ok:
-            run.fail(name, f"with a hardware keyboard the page still has padding or a keyboard, or lost its focus: {r}")
+        self.unpadded(name, "with a hardware keyboard", focused=True)
         time.sleep(0.5)
         self.testbed("unplug", "transitions")
-        up, zone = run.wait(run.osk_up, timeout=6)
+        self.comes_back(name, "the hardware keyboard unplugged", timeout=6)
+
+    def unpadded(self, name, when, focused=False):
+        """The page shows no keyboard: no padding, kb.boundingRect empty, and
+        (`focused`) the field still focused."""
+        page = self.run.page
+        ok, r = self.run.wait(lambda: ((r := page.fresh_report()) is not None and r["padding"] == 0
+                                       and r["keyboard"]["height"] == 0 and (not focused or r["active"] == "target"), r),
+                              interval=0.02)
+        if not ok:
+            self.run.fail(name, f"{when}, the page still has padding or a keyboard" + (", or lost its focus" if focused else "")
+                          + f": {r}")
+
+    def comes_back(self, name, when, timeout):
+        """The keyboard is up again with the field still focused, and the page settles on it."""
+        run = self.run
+        up, zone = run.wait(run.osk_up, timeout=timeout)
         if not up:
-            run.fail(name, f"the hardware keyboard unplugged with the field focused, the OSK is not back (zone {zone})")
+            run.fail(name, f"{when} with the field focused, the keyboard is not back (zone {zone})")
             return
         run.zone = zone
         self.settled(name, "target")
@@ -255,21 +268,13 @@ class Transitions:
         self.settled(name, "target")
 
     def osk_restarted(self, name):
-        run, page = self.run, self.run.page
+        run = self.run
         self.killed_at = time.time()
         self.keyboard.kill_keyboard()
         # Its Visible goes with it: the zone alone says the keyboard left.
         gone, zone = run.wait(lambda: ((z := run.session.keyboard_zone() if run.ipc else run.page_zone()) == 0, z))
         if not gone:
             run.fail(name, f"the keyboard is still on the screen after {run.osk} ended (zone {zone})")
-        ok, r = run.wait(lambda: ((r := page.fresh_report()) is not None and r["padding"] == 0
-                                  and r["keyboard"]["height"] == 0, r), interval=0.02)
-        if not ok:
-            run.fail(name, f"{run.osk} gone, the page still has padding or a keyboard: {r}")
+        self.unpadded(name, f"{run.osk} gone")
         self.keyboard.start_keyboard()
-        up, zone = run.wait(run.osk_up, timeout=8)
-        if not up:
-            run.fail(name, f"{run.osk} started again with the field focused, the keyboard is not back (zone {zone})")
-            return
-        run.zone = zone
-        self.settled(name, "target")
+        self.comes_back(name, f"{run.osk} started again", timeout=8)
