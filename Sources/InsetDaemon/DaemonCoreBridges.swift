@@ -29,7 +29,7 @@ extension DaemonCore {
     }
 
     /// The bridge's OSK hid itself right after a focus and the keyboard stays
-    /// (`KeyboardPolicy.Input.oskVisibility`). The bridge took that hide for
+    /// (`PipelineEvent.oskVisibility`). The bridge took that hide for
     /// the user's and leaves the OSK hidden until insetd's word: it hears that
     /// the keyboard is shown, and shows the OSK again.
     func oskHideOutlived(_ frame: Rect, by bridge: String, client: ClientID) {
