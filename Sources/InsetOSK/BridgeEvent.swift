@@ -31,6 +31,9 @@ package enum BridgeEvent: Hashable, Sendable {
     /// The answer to `checkFullscreen`: the app id of a full-screen window on the
     /// OSK's output, or nil when there is none.
     case fullscreen(window: String?)
+    /// insetd refused a frame the bridge reported (measured on an output
+    /// turned before insetd heard of the turn from its clients).
+    case frameRefused
     case tick
 }
 

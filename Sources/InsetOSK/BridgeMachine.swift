@@ -165,6 +165,11 @@ package struct BridgeMachine: Sendable {
             if let area { read(area, now: now, &out) }
         case .fullscreen(let window):
             fullscreen(window, &out)
+        case .frameRefused:
+            // Not known to insetd after all: measured and reported again, at
+            // the next readings, until insetd's screen has turned too.
+            reportedFrame = nil
+            if attached, observed == true { measureUntil = now + timing.measureWindow }
         case .tick:
             break
         }

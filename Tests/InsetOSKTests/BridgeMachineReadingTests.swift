@@ -140,6 +140,13 @@ import Testing
                 ms: 1210, event: turned(200),
                 actions: [.log("wvkbd's real frame: \(landscape) (from sway's usable area)"), .reportFrame(landscape)],
                 wake: 2010, readArea: 1310),
+            // insetd had not turned yet and refused it: reported again at the
+            // next reading (measured every 50 ms again).
+            Line(ms: 1220, event: .frameRefused, actions: [], wake: 2010, readArea: 1260),
+            Line(
+                ms: 1260, event: turned(200),
+                actions: [.log("wvkbd's real frame: \(landscape) (from sway's usable area)"), .reportFrame(landscape)],
+                wake: 2010, readArea: 1360),
         ])
     }
 

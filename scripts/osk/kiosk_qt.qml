@@ -1,7 +1,7 @@
 // The Qt app adapter's driver (scripts/osk/kiosk_qt.py, scripts/kiosk-test --app qt).
 // It opens the app under test (Examples/qt/main.qml, the Insetd module) as
 // its own window, unchanged, and speaks to the test what the kiosk page
-// speaks (scripts/kiosk-test's PAGE): every ~15 ms it posts a report of the
+// speaks (scripts/osk/kiosk_chromium.py's PAGE): every ~15 ms it posts a report of the
 // app's state and the frames drawn since the last one, and takes the next
 // command (focus the last field, another field by name, or blur). So one harness drives and
 // judges Chromium and Qt alike.
