@@ -127,16 +127,17 @@ final class ClientSession: @unchecked Sendable {
             connection.send(.error(ProtocolError(.helloRequired, "say hello first", id: request.id)))
             return
         }
-        switch request.message {
-        case .command, .policy, .reload, .oskVisibility, .oskFrame, .oskAnimation, .oskProblem, .oskRunning:
+        let control: Bool = switch request.message {
+        case .command, .policy, .reload: true
+        default: request.message.isBridgeReport
+        }
+        if control {
             guard connection.transport.allowsControl(connection.peer, authorization: authorization) else {
                 refusals.refused("control command not authorized", metadata: ["client": "\(connection.id)", "peer": "\(connection.peer)"])
                 connection.send(.error(ProtocolError(
                     .notAuthorized, connection.transport.notAuthorized(connection.peer), id: request.id)))
                 return
             }
-        default:
-            break
         }
         events.yield(.request(connection.id, request))
     }
