@@ -3,7 +3,7 @@
 scripts/kiosk-test runs every app (Chromium with insetd.js, the Qt app with
 the Insetd module) through the same cycles; scripts/gtk-test and
 scripts/qt-im-test run stock GTK and Qt apps with insetd's input-method
-modules, which cycle focus themselves (scripts/osk/im-frames reads the screen
+modules, which cycle focus themselves (scripts/osk/im_frames.py reads the screen
 for them). Each app's own frame log is turned into Frame records
 (chromium_frame, qt_frame, gtk_frame, qt_im_frame) and CellJudge judges those,
 whichever app drew them, so one rule decides every frame:

@@ -1,20 +1,11 @@
-#!/usr/bin/env python3
-"""Every frame of a stock GTK or Qt app with insetd's input-method module,
-judged by the one rule (scripts/osk/frame_rule.py's CellJudge) against the
-keyboard on the screen, for scripts/gtk-test and scripts/qt-im-test.
-
-  im-frames SESSION-DIR APP-LOG CYCLES --app gtk|qt-im [--zone-only]
-
-These apps (gtk/tests/gtk-app.py, qt/imcontext/tests' forms) focus a field and
-take the focus away by themselves, logging each step (`insetd-cycle focus|blur
-T`) and each frame they draw (`insetd-frame [t ms, window height, inset,
-offset, field bottom]`); the test does not drive them as scripts/kiosk-test
-drives its apps, so it cannot say when the keyboard came. This reads the
-screen's truth meanwhile, with the time before and after each reading, through
-the run's sway session (scripts/osk/kiosk_session.py: squeekboard's Visible,
-sway's workspace, whose height the OSK's exclusive zone takes; --zone-only for
-an OSK with no Visible, wvkbd: up while there is a zone), until the app has
-logged CYCLES focus/blur pairs, and gives each cycle to CellJudge:
+"""The apps of insetd's input-method modules, as the one harness reads them
+(scripts/osk/kiosk_gtk.py, kiosk_qtim.py): stock GTK and Qt apps that focus a
+field and take the focus away by themselves, logging each step (`insetd-cycle
+focus|blur T`) and each frame they draw (`insetd-frame [t ms, window height,
+inset, offset, field bottom]`). The test does not drive them, so it cannot say
+when the keyboard came: it reads the screen's truth meanwhile (`sample`, with
+the time before and after each reading), and each cycle goes to the CellJudge
+(`judge_cycles`):
 
   - up_at: the end of the first reading of the keyboard up, in the run of such
     readings that lasts to the app's blur (a show squeekboard dropped and
@@ -28,9 +19,6 @@ sway lays out every window shorter than the output above the zone, in either
 window mode: a shrunk window is judged as covered by nothing (app_window).
 These apps draw only what changes (`held`): the frame on the screen when the
 keyboard came up may be one drawn before it.
-
-Fails on any wrong frame, and when fewer frames than cycles could be judged
-(a judge that judges nothing cannot pass).
 """
 import json
 import os
@@ -39,8 +27,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from frame_rule import FRAME_MS, CellJudge, gtk_frame, qt_im_frame  # noqa: E402
-from kiosk_session import OUTPUT, Session  # noqa: E402
+from frame_rule import FRAME_MS, gtk_frame, qt_im_frame  # noqa: E402
+from kiosk_session import OUTPUT  # noqa: E402
 
 
 def read_log(path):
@@ -67,7 +55,7 @@ def reading(session, zone_only):
         zone = session.keyboard_zone()
         visible = zone is not None and zone > 0 if zone_only else session.squeekboard_visible()
     except (OSError, ValueError, KeyError, IndexError, subprocess.TimeoutExpired) as error:
-        print(f"im-frames: a reading failed: {error}", file=sys.stderr)
+        print(f"im_frames: a reading failed: {error}", file=sys.stderr)
         return None
     if zone is None or visible is None:
         return None
@@ -117,65 +105,43 @@ def cycles_of(steps, samples):
     return out
 
 
-def judge_cycles(frames, steps, samples, wanted):
-    """(CellJudge, wrong frames, cycles with no reading of the keyboard up)
-    over the first `wanted` cycles."""
-    judge, wrong, unseen = CellJudge(), [], []
+def judge_cycles(judge, frames, steps, samples, wanted, drawn_at=None):
+    """Gives each of the first `wanted` cycles' frames to `judge` (a
+    CellJudge): from where the last cycle's ended to where the keyboard is no
+    longer certainly gone after this blur. `drawn_at(focus, up_at, blur)`:
+    when the OSK drew the keyboard (P6). Returns (n, focus, up_at, wrong
+    frames) per cycle."""
     slack = FRAME_MS / 1000
     start = steps[0][1]
-    for n, (_f_at, b_at, up_at, zone, gone_at, end) in enumerate(cycles_of(steps, samples)[:wanted], 1):
-        # This cycle's frames: from where the last one's ended to where the
-        # keyboard is no longer certainly gone after this blur.
+    out = []
+    for n, (f_at, b_at, up_at, zone, gone_at, end) in enumerate(cycles_of(steps, samples)[:wanted], 1):
         until = end - slack if end is not None else b_at
         mine = [f for f in frames if start <= f.t < until]
         start = max(start, until)
-        bad = judge.cycle(mine, zone, OUTPUT[1], True, up_at, b_at, gone_at, held=True)
-        wrong += [f"cycle {n}: {w}" for w in bad]
-        if up_at is None:
-            unseen.append(n)
-    return judge, wrong, unseen
+        drawn = drawn_at(f_at, up_at, b_at) if drawn_at else None
+        out.append((n, f_at, up_at, judge.cycle(mine, zone, OUTPUT[1], True, up_at, b_at, gone_at, drawn, held=True)))
+    return out
 
 
-def main():
-    args = sys.argv[1:]
-    directory, app_log, wanted = args[0], args[1], int(args[2])
-    app = args[args.index("--app") + 1]
-    zone_only = "--zone-only" in args
-    session = Session(directory, processes=None)
-
-    samples = []  # (before, after, state, zone)
-    deadline = time.time() + 3 * wanted + 20
+def sample(reading, log_path, wanted, deadline, process=None, pause=0.0):
+    """Readings of the screen, (before, after, state, zone) from `reading()`,
+    until the app's log has `wanted` focus/blur pairs and a second more, the
+    app (`process`) exited, or the deadline. A reading that fails is skipped."""
+    samples = []
     while time.time() < deadline:
         before = time.time()
-        state = reading(session, zone_only)
-        after = time.time()
+        try:
+            state = reading()
+        except (OSError, ValueError, KeyError, IndexError, subprocess.TimeoutExpired):
+            state = None
         if state:
-            samples.append((before, after, *state))
-        _, steps, _ = read_log(app_log)
+            samples.append((before, time.time(), *state))
+        _, steps, _ = read_log(log_path)
         if sum(kind == "blur" for kind, _ in steps) >= wanted and steps[-1][0] == "blur" \
                 and time.time() > steps[-1][1] + 1.0:
             break
-    raw, steps, told = read_log(app_log)
-    blurs = sum(kind == "blur" for kind, _ in steps)
-    if blurs < wanted:
-        print(f"im-frames: FAIL: the app logged {len(steps)} focus/blur steps of {2 * wanted}")
-        return 1
-    frames = frames_of(raw, told, app)
-    judge, wrong, unseen = judge_cycles(frames, steps, samples, wanted)
-    for n in unseen:
-        print(f"im-frames: cycle {n}: no reading saw the keyboard up before the blur")
-    print(f"im-frames: {len(frames)} frames, {judge.judged} judged over {wanted} cycles "
-          f"({len(samples)} readings of the screen): " + judge.summary().split(": ", 1)[1])
-    if wrong:
-        print("im-frames: FAIL: more inset than the keyboard on the screen covers: " + "; ".join(wrong[:6]))
-        return 1
-    # Qt draws only what changes, and a reading takes 30-90 ms through the
-    # session: at least one judged frame a cycle.
-    if judge.judged < wanted:
-        print(f"im-frames: FAIL: only {judge.judged} frames could be judged")
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+        if process is not None and process.poll() is not None:
+            break
+        if pause:
+            time.sleep(pause)
+    return samples

@@ -10,7 +10,7 @@ insetd's decision shows the keyboard, then the bottom field and away, each
 step held a period once the keyboard came or went), logging every frame they
 draw and each step. A cell (`LAYOUT:MODE[:OSK]`, e.g. `form:app`,
 `adw:kiosk:wvkbd`) reads the keyboard on the screen meanwhile, cuts the
-cycles as scripts/osk/im-frames does and gives each to the run's CellJudge
+cycles with scripts/osk/im_frames.py and gives each to the run's CellJudge
 (scripts/osk/frame_rule.py); then checks each focus and blur settled against
 values worked out by hand (scripts/osk/kiosk_gtk_checks.py), and for the
 form in an app window that typing reaches the field. `hostile` is its own
@@ -22,8 +22,6 @@ its height at 540 wide (172, as kiosk-test configures it there), wvkbd by how
 much the app window lost (phoc shrinks it for the zone), as kiosk-test reads
 phoc for Chromium.
 """
-import importlib.machinery
-import importlib.util
 import os
 import signal
 import subprocess
@@ -33,7 +31,8 @@ import time
 from frame_rule import CellJudge, percentile
 from kiosk_gtk_checks import KEYBOARD, check_settled, check_absent, check_killed, module_is_default
 from kiosk_session import OUTPUT, read
-from osk_surface import drawn_times
+import im_frames as IM
+from osk_surface import drawn_for
 from processes import descendants
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -45,19 +44,6 @@ APP = os.path.join(ROOT, "gtk", "tests", "gtk-app.py")
 DEFAULT_CASES = {"sway": "form:app form:kiosk chat:kiosk adw:app adw:kiosk form:app:wvkbd adw:kiosk:wvkbd hostile",
                  "phoc": "form:app adw:app form:kiosk form:app:wvkbd"}
 MODES = {"app": "app", "window": "app", "kiosk": "kiosk", "fullscreen": "kiosk"}
-
-
-def _im_frames():
-    """scripts/osk/im-frames (a script, no .py): its log reader and its cut of cycles."""
-    path = os.path.join(ROOT, "scripts", "osk", "im-frames")
-    loader = importlib.machinery.SourceFileLoader("im_frames", path)
-    spec = importlib.util.spec_from_loader("im_frames", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
-IM = _im_frames()
 
 
 def parse_cases(text, compositor):
@@ -148,22 +134,9 @@ class GtkCell:
     def sample(self, process, wanted, deadline):
         """Readings of the screen (before, after, state, zone) until the app
         logged `wanted` focus/blur pairs and a second more, or exited."""
-        samples = []
-        while time.time() < deadline:
-            before = time.time()
-            state = self.reading()
-            after = time.time()
-            if state:
-                samples.append((before, after, *state))
-            _, steps, _ = IM.read_log(self.log_path)
-            if sum(kind == "blur" for kind, _ in steps) >= wanted and steps[-1][0] == "blur" \
-                    and time.time() > steps[-1][1] + 1.0:
-                break
-            if process.poll() is not None:
-                break
-            if self.session.compositor != "sway":
-                time.sleep(0.02)  # a reading there is one busctl, or none
-        return samples
+        # Off sway a reading is one busctl, or none: a pause between them.
+        return IM.sample(self.reading, self.log_path, wanted, deadline, process,
+                         pause=0 if self.session.compositor == "sway" else 0.02)
 
     def type_after_focus(self, text, nth=1, delay=0.3):
         """Types `text` with wtype (the virtual-keyboard protocol) once the
@@ -226,16 +199,9 @@ class GtkCell:
         if sum(kind == "blur" for kind, _ in steps) < self.cycles:
             self.fail(f"the app logged {len(steps)} focus/blur steps of {2 * self.cycles}")
             return
-        drawn = drawn_times(f"{self.session.dir}/{self.osk}.log", time.time())
-        start, slack = steps[0][1], 1 / 60
-        for n, (f_at, b_at, up_at, zone, gone_at, end) in enumerate(IM.cycles_of(steps, samples)[:self.cycles], 1):
-            until = end - slack if end is not None else b_at
-            mine = [f for f in frames if start <= f.t < until]
-            start = max(start, until)
-            mine_drawn = [t for t in drawn if f_at <= t < b_at]
-            before = [t for t in mine_drawn if up_at is not None and t <= up_at]
-            drawn_at = before[-1] if before else mine_drawn[0] if mine_drawn else None
-            wrong = self.judge.cycle(mine, zone, OUTPUT[1], True, up_at, b_at, gone_at, drawn_at, held=True)
+        log = f"{self.session.dir}/{self.osk}.log"
+        for n, f_at, up_at, wrong in IM.judge_cycles(self.judge, frames, steps, samples, self.cycles,
+                                                      lambda since, up_at, until: drawn_for(log, since, up_at, until)):
             if wrong:
                 self.fail(f"cycle {n}: more inset than the keyboard on the screen covers: " + "; ".join(wrong))
             if up_at is None:

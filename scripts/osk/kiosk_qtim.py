@@ -25,8 +25,6 @@ killed under the full-screen Widgets form: its margin comes back, the app runs
 on and takes typing; no insetd at all: the Quick form runs and takes typing.
 Every process is the run's (Session.spawn): kiosk-test ends them all.
 """
-import importlib.machinery
-import importlib.util
 import json
 import os
 import signal
@@ -34,16 +32,13 @@ import subprocess
 import sys
 import time
 
-from frame_rule import FRAME_MS, CellJudge, percentile
+import im_frames
+from frame_rule import CellJudge, percentile
 from kiosk_session import OUTPUT, insetd_status
-from osk_surface import drawn_times
+from osk_surface import drawn_for
 from processes import descendants
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# The IM apps' log reader and cycle cutter (scripts/osk/im-frames, gtk-test's too).
-_loader = importlib.machinery.SourceFileLoader("im_frames", os.path.join(HERE, "im-frames"))
-im_frames = importlib.util.module_from_spec(importlib.util.spec_from_loader("im_frames", _loader))
-_loader.exec_module(im_frames)
 QML = "/usr/lib/qt6/bin/qml"
 HALF_MS = 1200  # between a focus and its blur: the OSK comes and goes in each half
 # The keyboard's height at 540 wide, by hand: squeekboard's exclusive zone;
@@ -138,9 +133,7 @@ class ImRun:
     def drawn_at(self, since, up_at, until):
         """When the OSK drew the keyboard that was up when the test saw it (its
         Wayland log): the last drawing by then, else the first after."""
-        drawn = [t for t in drawn_times(f"{self.session.dir}/{self.osk}.log", time.time()) if since <= t < until]
-        before = [t for t in drawn if up_at is not None and t <= up_at]
-        return before[-1] if before else drawn[0] if drawn else None
+        return drawn_for(f"{self.session.dir}/{self.osk}.log", since, up_at, until)
 
     def execute(self):
         cycles = self.args.cycles
@@ -148,20 +141,7 @@ class ImRun:
         process = self.adapter.start(self.session, self.kind, "--cycle", str(HALF_MS), *extra,
                                      logname=os.path.basename(self.log_path)[:-4])
         try:
-            samples = []  # (before, after, state, zone)
-            deadline = time.time() + 3 * cycles + 20
-            while time.time() < deadline:
-                before = time.time()
-                try:
-                    state = self.reading()
-                except (OSError, ValueError, KeyError, IndexError, subprocess.TimeoutExpired):
-                    state = None
-                if state:
-                    samples.append((before, time.time(), *state))
-                _, steps, _ = im_frames.read_log(self.log_path)
-                if sum(k == "blur" for k, _ in steps) >= cycles and steps[-1][0] == "blur" \
-                        and time.time() > steps[-1][1] + 1.0:
-                    break
+            samples = im_frames.sample(self.reading, self.log_path, cycles, time.time() + 3 * cycles + 20, process)
             if process.poll() is not None:
                 self.fail("the app is gone")
             self.judge_cells(samples, cycles)
@@ -175,19 +155,11 @@ class ImRun:
             self.fail(f"the app logged {len(steps)} focus/blur steps of {2 * wanted}")
             return
         frames = im_frames.frames_of(raw, told, "qt-im")
-        start = steps[0][1]
-        for n, (f_at, b_at, up_at, zone, gone_at, end) in enumerate(im_frames.cycles_of(steps, samples)[:wanted], 1):
-            # This cycle's frames: from where the last one's ended to where the
-            # keyboard is no longer certainly gone after this blur.
-            until = end - FRAME_MS / 1000 if end is not None else b_at
-            mine = [f for f in frames if start <= f.t < until]
-            start = max(start, until)
+        for n, f_at, up_at, wrong in im_frames.judge_cycles(self.judge, frames, steps, samples, wanted, self.drawn_at):
             if up_at is None:
                 self.fail(f"cycle {n}: no reading saw the keyboard up before the blur")
             else:
                 self.latencies.append((up_at - f_at) * 1000)
-            wrong = self.judge.cycle(mine, zone, OUTPUT[1], True, up_at, b_at, gone_at,
-                                     self.drawn_at(f_at, up_at, b_at), held=True)
             if wrong:
                 self.fail(f"cycle {n}: more inset than the keyboard on the screen covers: " + "; ".join(wrong))
         # Qt draws only what changes: at least one judged frame a cycle.

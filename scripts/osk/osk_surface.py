@@ -15,6 +15,7 @@ Only the OSK's requests are read, and the test types nothing: the log holds
 no keystroke (it is in the run's directory, removed with it).
 """
 import re
+import time
 
 LINE = re.compile(r"^\[\s*(\d+)\.(\d{3})\]\s+->\s+(\w+)@(\d+)\.(\w+)\((.*)\)\s*$")
 WRAP = 2 ** 32  # the stamp's microseconds wrap here (about 71.6 minutes)
@@ -65,3 +66,14 @@ def drawn_times(path, reference):
                 attached.discard(oid)
                 shown.discard(oid)
     return drawn
+
+
+def drawn_for(path, since, up_at, until):
+    """When the OSK (its Wayland log at `path`) drew the keyboard the test saw
+    up at `up_at`: its last drawing in [since, until) by then, since a show
+    squeekboard dropped and insetd-osk asked for again is drawn twice, else
+    its first drawing in that span; None without one (an OSK started without
+    that log: maliit, the Shell's keyboard)."""
+    drawn = [t for t in drawn_times(path, time.time()) if since <= t < until]
+    before = [t for t in drawn if up_at is not None and t <= up_at]
+    return before[-1] if before else drawn[0] if drawn else None

@@ -1,4 +1,4 @@
-"""scripts/osk/im-frames (the frames of the GTK and Qt input-method modules'
+"""scripts/osk/im_frames.py (the frames of the GTK and Qt input-method modules'
 apps, judged by frame_rule's CellJudge): where a cycle's truth starts and
 ends, from readings of the screen, and which frames fail, with values worked
 out by hand. A judge that passes everything would pass gtk-test and
@@ -6,18 +6,14 @@ qt-im-test too; these wrong frames must fail it.
 
   python3 -m unittest scripts/osk/test_im_frames.py
 """
-import importlib.machinery
-import importlib.util
 import os
 import sys
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-loader = importlib.machinery.SourceFileLoader("im_frames", os.path.join(HERE, "im-frames"))
-spec = importlib.util.spec_from_loader("im_frames", loader)
-im_frames = importlib.util.module_from_spec(spec)
-loader.exec_module(im_frames)
+import im_frames  # noqa: E402
+from frame_rule import CellJudge  # noqa: E402
 
 # Two cycles: focus at 10 s, blur at 11 s, focus at 12 s, blur at 13 s.
 STEPS = [("focus", 10.0), ("blur", 11.0), ("focus", 12.0), ("blur", 13.0)]
@@ -61,7 +57,11 @@ class Cycles(unittest.TestCase):
 
 class Judging(unittest.TestCase):
     def judge(self, frames):
-        return im_frames.judge_cycles(frames, STEPS, SAMPLES, 2)
+        """(CellJudge, wrong frames named by cycle, cycles never seen up)."""
+        judge = CellJudge()
+        cycles = im_frames.judge_cycles(judge, frames, STEPS, SAMPLES, 2)
+        wrong = [f"cycle {n}: {w}" for n, _, _, bad in cycles for w in bad]
+        return judge, wrong, [n for n, _, up_at, _ in cycles if up_at is None]
 
     def test_right_frames_pass(self):
         # Full screen: the 172 px keyboard covers 172 of the 960 px window
