@@ -62,6 +62,7 @@ export class InsetdKeyboard extends EventTarget {
     this.safeArea = { top: 0, left: 0, bottom: 0, right: 0 };
     this.screen = null; // the output's size as insetd was last told
     this.keyboardFrame = null; // the keyboard in screen coordinates, as insetd says
+    this.keyboardScreen = null; // the screen's size when insetd said it
     this.pendingUpdate = 0;
     this.panel = options.emulate ? new EmulatedKeyboard() : null;
     this.viewport = new Viewport(options.origin, () => this.scheduleUpdate());
@@ -147,6 +148,7 @@ export class InsetdKeyboard extends EventTarget {
         this.blurredAt = null;
         const hidden = message.phase === "willHide" || message.phase === "didHide";
         this.keyboardFrame = hidden ? null : message.end;
+        this.keyboardScreen = measureScreen();
         // The viewport as it is now: a window report may still be on its way.
         this.setGeometry(this.viewport.keyboardPart(this.keyboardFrame), message);
         this.clampViews();
@@ -185,6 +187,7 @@ export class InsetdKeyboard extends EventTarget {
     this.viewport.settled = null;
     // A keyboard already up (another client's field) is what the page sees at once.
     this.keyboardFrame = this.state?.keyboard ?? null;
+    this.keyboardScreen = measureScreen();
     this.sendScreen(0);
     this.sendWindow();
     this.setGeometry(this.viewport.keyboardPart(this.keyboardFrame), null);
@@ -249,7 +252,7 @@ export class InsetdKeyboard extends EventTarget {
   /// the compositor grows back has lost the keyboard it made room for, though
   /// insetd's hide may still be on its way.
   followViewport() {
-    const part = this.viewport.keyboardPart(this.keyboardFrame);
+    const part = this.viewport.keyboardPart(this.keyboardNow);
     const held = this.blurredAt !== null && performance.now() - this.blurredAt < BLUR_HOLD_MS;
     if (!held || (part?.height ?? 0) <= this.boundingRect.height) this.setGeometry(part, null);
     this.clampViews(held);
@@ -302,7 +305,16 @@ export class InsetdKeyboard extends EventTarget {
   /// How much of `view` the keyboard covers on the screen now, from what
   /// insetd said of the keyboard and where the view is at this frame.
   coveredOf(view) {
-    return this.viewport.covered(this.keyboardFrame, view);
+    return this.viewport.covered(this.keyboardNow, view);
+  }
+
+  /// The keyboard insetd said, while the screen is the size it was then. A
+  /// turned screen (a rotation insetd has not answered yet) shows none: the
+  /// old frame, laid over the turned viewport, would pad for a keyboard the
+  /// screen no longer has.
+  get keyboardNow() {
+    const now = measureScreen(), then = this.keyboardScreen;
+    return then && (then.width !== now.width || then.height !== now.height) ? null : this.keyboardFrame;
   }
 
   /// Each view's padding cut to what the keyboard covers of it now (with

@@ -151,8 +151,12 @@ public struct InsetPipeline: Sendable {
             route(policy.handle(.floatingFrame(rect), now: now), into: &out)
             // A reported frame is the OSK on the screen: a show or frame change
             // waiting in the filter has happened, and the views move now, to the
-            // real frame (a rotation still waits for its end).
-            if rect != nil { deliver(filter.flush(now: now), into: &out) }
+            // real frame (a rotation's filter still waits for its end, but its
+            // views move now: `applyMidRotation`).
+            if rect != nil {
+                deliver(filter.flush(now: now), into: &out)
+                applyMidRotation(into: &out)
+            }
         case .register(let id, let description):
             out.append(.adjustment(engine.register(id, description)))
         case .update(let id, let description):
@@ -233,6 +237,32 @@ public struct InsetPipeline: Sendable {
         if let adjustment { out.append(.adjustment(adjustment)) }
     }
 
+    /// A keyboard frame for views resized mid-rotation: none while it is a
+    /// guess (the configured height) that a bridge's measurement for this
+    /// screen is about to replace. The OSK lays itself out anew for the turned
+    /// output (squeekboard's zone is gone for about 120 ms, then 270 px where
+    /// 209 were configured), so the guess would pad for a keyboard not on the
+    /// screen; the measurement moves the views when it comes.
+    private func measuredOrNil(_ frame: Rect?, screen: Size) -> Rect? {
+        guard let frame, frameAwaited, !policy.hardwareKeyboardUsable, policy.reportedFrame(for: screen) == nil else {
+            return frame
+        }
+        return nil
+    }
+
+    /// A bridge's report mid-rotation is the OSK laid out on the turned screen:
+    /// the views, which had no keyboard while its frame there was a guess
+    /// (`measuredOrNil`), move to it now, with the transition's animation, and
+    /// the focused field with them. The filter's delivery at the transition's
+    /// end then changes nothing.
+    private mutating func applyMidRotation(into out: inout Outputs) {
+        guard let transition, let frame = policy.frame else { return }
+        var pass = PassAdjustments()
+        pass.collect(engine.apply(KeyboardFrameChange(frame: frame, screen: policy.screen, animation: transition.animation)))
+        if let scrolled = scrollFocusedField(animation: transition.animation) { pass.collect(scrolled) }
+        for adjustment in pass.adjustments { out.append(.adjustment(adjustment)) }
+    }
+
     /// Rotation: the filter waits out the transition, but the new keyboard frame
     /// is known now, so views are laid out against the new screen and the new
     /// keyboard as they report their new sizes (one adjustment each, animated with
@@ -244,7 +274,7 @@ public struct InsetPipeline: Sendable {
             let endsAt = max(transition?.endsAt ?? now, now + duration)
             transition = (endsAt, Animation(duration: duration, curve: .easeInOut))
             route(policy.handle(.screen(screen), now: now), into: &out)
-            engine.prepare(keyboard: policy.frame, screen: screen)
+            engine.prepare(keyboard: measuredOrNil(policy.frame, screen: screen), screen: screen)
         } else if duration > configuration.navigationThreshold {
             deliver(filter.flush(now: now), into: &out)
         }
@@ -261,7 +291,7 @@ public struct InsetPipeline: Sendable {
                 frame: note.phase == .willHide ? nil : note.endFrame, screen: policy.screen,
                 animation: note.animation)
             // Mid-rotation, views still reporting their new size use the newest frame.
-            if transition != nil { engine.prepare(keyboard: change.frame, screen: change.screen) }
+            if transition != nil { engine.prepare(keyboard: measuredOrNil(change.frame, screen: change.screen), screen: change.screen) }
             // With a bridge that measures the OSK, a show moves the views when
             // the bridge confirms the OSK on the screen (its report of the
             // frame), and a configured frame is a guess it is about to

@@ -67,6 +67,11 @@ package struct BridgeMachine: Sendable {
     /// The OSK was attached and then ended, and has not attached since: insetd
     /// is told (again on every link), so it shows no keyboard meanwhile.
     private var oskEnded = false
+    /// The OSK said it shows and sway's usable area does not show its zone
+    /// yet: the show is confirmed to insetd when the area does.
+    private var confirmOnArea = false
+    /// Whether the last reading of the usable area showed the OSK's zone.
+    private var areaCovered = false
 
     package init(name: String = "the OSK", timing: BridgeTiming = BridgeTiming()) {
         self.name = name
@@ -154,6 +159,7 @@ package struct BridgeMachine: Sendable {
             observed = nil
             visibleSince = nil
             pendingUserHide = nil
+            confirmOnArea = false
         case .oskObserved(let visible):
             if !visible { baselineWanted = true }
             observe(visible, now: now, &out)
@@ -208,6 +214,8 @@ package struct BridgeMachine: Sendable {
             return
         }
         visibleSince = nil
+        areaCovered = false
+        confirmOnArea = false
         // Hidden from the start, or hidden while insetd hides anyway: not news.
         guard previous == true, desired else { return }
         if settled(since: since, now: now) {
@@ -239,8 +247,14 @@ package struct BridgeMachine: Sendable {
 
     /// The frame again, though insetd has it: the report is the keyboard on
     /// the screen, and insetd moves the views now instead of waiting for it.
+    /// A bus OSK says it shows before the compositor maps its surface (20-80
+    /// ms before, squeekboard on sway under load): where the usable area is
+    /// read, the zone there is the keyboard on the screen, and the report waits
+    /// for it.
     private mutating func confirmShown(_ out: inout [BridgeAction]) {
-        if linked, let frame = reportedFrame { out.append(.reportFrame(frame)) }
+        guard linked, let frame = reportedFrame else { return }
+        confirmOnArea = measurable && reportsVisibility && !areaCovered
+        if !confirmOnArea { out.append(.reportFrame(frame)) }
     }
 
     private mutating func fullscreen(_ window: String?, _ out: inout [BridgeAction]) {
@@ -333,6 +347,7 @@ package struct BridgeMachine: Sendable {
     }
 
     private mutating func resetEpisode() {
+        confirmOnArea = false
         attempts = 0
         nextCheck = nil
         pendingUserHide = nil
@@ -357,7 +372,9 @@ package struct BridgeMachine: Sendable {
         }
         lastOutput = area.output
         let covered = gauge.read(area)
+        areaCovered = covered
         if !reportsVisibility { observe(covered, now: now, &out) }
+        if confirmOnArea, covered { confirmShown(&out) }
         guard measuring(now: now), let frame = gauge.settledFrame(area, screen: screen(turnedLike: area.output)) else { return }
         measured(frame, source: "sway's usable area", &out)
     }
@@ -389,7 +406,7 @@ package struct BridgeMachine: Sendable {
     private func readArea(now: Instant) -> Instant? {
         guard attached, measurable else { return nil }
         if baselineWanted { return now }
-        let confirming = !reportsVisibility && applied != nil && applied != observed
+        let confirming = (!reportsVisibility && applied != nil && applied != observed) || confirmOnArea
         let interval =
             confirming
             ? timing.confirmInterval

@@ -154,9 +154,11 @@ import Testing
     /// baseline when it is seen hidden, every 100 ms while it is up (an output
     /// turning under it), then every 50 ms while a show settles,
     /// until two readings agree (228: y 844 - 228 = 616).
-    @Test func aBusOSKIsMeasuredWhileAShowSettlesThenWatchedWhileShown() {
-        let frame = Rect(x: 0, y: 616, width: 390, height: 228)
-        Self.run([
+    /// squeekboard's first show, measured: its zone settles at 228 in readings
+    /// 50 ms apart (1040, 1090), and it is hidden again at 1500.
+    static let squeekboardFrame = Rect(x: 0, y: 616, width: 390, height: 228)
+
+    static let squeekboardMeasuredAndHidden: [Line] = [
             Line(ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), actions: []),
             Line(
                 ms: 0, event: .oskAttached(name: "squeekboard", observable: true, configured: nil, measurable: true),
@@ -170,7 +172,7 @@ import Testing
             Line(ms: 1040, event: Self.area(gap: 228), actions: [], wake: 2030, readArea: 1090),
             Line(
                 ms: 1090, event: Self.area(gap: 228),
-                actions: [.log("squeekboard's real frame: \(frame) (from sway's usable area)"), .reportFrame(frame)],
+                actions: [.log("squeekboard's real frame: \(Self.squeekboardFrame) (from sway's usable area)"), .reportFrame(Self.squeekboardFrame)],
                 wake: 2030, readArea: 1190),
             // Shown: watched every 100 ms (an output that turns under it); hidden: not.
             Line(ms: 1190, event: Self.area(gap: 228), actions: [], wake: 2030, readArea: 1290),
@@ -178,6 +180,27 @@ import Testing
             Line(ms: 1500, event: .keyboard(shown: false), actions: [.setOSKVisible(false)], readArea: 1290),
             Line(ms: 1510, event: .oskObserved(visible: false), actions: [], readArea: 1510),
             Line(ms: 1510, event: Self.area(gap: 0), actions: []),
+    ]
+
+    @Test func aBusOSKIsMeasuredWhileAShowSettlesThenWatchedWhileShown() {
+        Self.run(Self.squeekboardMeasuredAndHidden)
+    }
+
+    /// squeekboard says Visible before sway maps its surface. Shown again with
+    /// its frame known, the show is confirmed to insetd (the frame reported
+    /// again, which moves the views) when sway's usable area shows the zone,
+    /// read every 16 ms from the Visible on: at 2040, not at the Visible (2030).
+    @Test func aBusOSKsShowIsConfirmedWhenItsZoneIsInTheUsableArea() {
+        let frame = Self.squeekboardFrame
+        Self.run(Self.squeekboardMeasuredAndHidden + [
+            // Read at once: the last reading (1510) is more than 50 ms old.
+            Line(ms: 2000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 2080, readArea: 1560),
+            Line(ms: 2000, event: Self.area(gap: 0), actions: [], wake: 2080, readArea: 2050),
+            Line(
+                ms: 2030, event: .oskObserved(visible: true),
+                actions: [.trace("squeekboard shown (confirmed at attempt 1)"), .checkFullscreen], wake: 3030, readArea: 2016),
+            Line(ms: 2031, event: Self.area(gap: 0), actions: [], wake: 3030, readArea: 2047),
+            Line(ms: 2047, event: Self.area(gap: 228), actions: [.reportFrame(frame)], wake: 3030, readArea: 2147),
         ])
     }
 }

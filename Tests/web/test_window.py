@@ -138,6 +138,52 @@ class ScreenWindowViewport(unittest.TestCase):
         finally:
             self.assertEqual(daemon.stop(), 0)
 
+    def turn(self, width, height):
+        """The output turned to width x height, the viewport filling it (a
+        full-screen window), as a rotation does."""
+        self.cdp.send("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False,
+            "screenWidth": width, "screenHeight": height})
+        target = self.cdp.send("Browser.getWindowForTarget")
+        self.cdp.send("Browser.setWindowBounds", {"windowId": target["windowId"],
+                                                  "bounds": {"width": width, "height": height}})
+
+    def test_a_turned_screen_shows_no_keyboard_before_insetd_speaks_for_it(self):
+        daemon = Daemon(free_port(), origins=[self.origin])
+        try:
+            page = self.open(daemon, 844)
+            self.turn(844, 390)
+            page.focus("#f5")
+            # Landscape: the configured 209 at (0, 390 - 209 = 181, 844, 209), all of it over the viewport.
+            page.wait_for_function("() => insetd.boundingRect.height === 209", timeout=5000)
+            page.wait_for_function("() => document.body.style.paddingBottom === '209px'", timeout=5000)
+            # insetd's word reaches the page 400 ms late; every frame the page draws is logged.
+            page.evaluate("""() => { window.frames_ = [];
+                const log = () => { frames_.push([innerWidth, insetd.boundingRect.height,
+                    document.body.style.paddingBottom]); requestAnimationFrame(log); };
+                requestAnimationFrame(log);
+                const receive = insetd.receive.bind(insetd);
+                insetd.receive = (m) => m.type === 'keyboard' ? setTimeout(() => receive(m), 400) : receive(m); }""")
+            self.turn(390, 844)
+            page.wait_for_function("() => innerWidth === 390", timeout=5000)
+            page.wait_for_timeout(150)
+            # The landscape keyboard laid over the portrait viewport would cover
+            # its 181..390 (209 px): the turned screen has no such keyboard.
+            self.assertEqual(page.evaluate("() => [insetd.boundingRect.height, document.body.style.paddingBottom]"),
+                             [0, ""])
+            # insetd's portrait frame, when it comes: (0, 844 - 336 = 508, 390, 336).
+            page.wait_for_function("() => insetd.boundingRect.height === 336", timeout=5000)
+            self.assertEqual(keyboard(page), PORTRAIT)
+            page.wait_for_function("() => document.body.style.paddingBottom === '336px'", timeout=5000)
+            frames = page.evaluate("() => frames_")
+            portrait = [f for f in frames if f[0] == 390]
+            told = next(i for i, f in enumerate(portrait) if f[1] == 336)
+            self.assertTrue(all(f[1:] == [0, ""] for f in portrait[:told]),
+                            f"no portrait frame before insetd's word shows a keyboard: {portrait[:told]}")
+            page.close()
+        finally:
+            self.assertEqual(daemon.stop(), 0)
+
     def test_a_viewport_at_an_offset_gets_what_the_keyboard_covers(self):
         daemon = Daemon(free_port(), origins=[self.origin])
         try:
