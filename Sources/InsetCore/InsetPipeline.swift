@@ -244,7 +244,7 @@ public struct InsetPipeline: Sendable {
     /// 209 were configured), so the guess would pad for a keyboard not on the
     /// screen; the measurement moves the views when it comes.
     private func measuredOrNil(_ frame: Rect?, screen: Size) -> Rect? {
-        guard let frame, frameAwaited, !policy.hardwareKeyboardUsable, policy.reportedFrame(for: screen) == nil else {
+        guard frame != nil, frameAwaited, !policy.hardwareKeyboardUsable, policy.reportedFrame(for: screen) == nil else {
             return frame
         }
         return nil

@@ -248,7 +248,7 @@ package final class Bridge {
             feed(.hardwareKeyboard(usable: usable))
         case .error(let error):
             log.info("insetd refused a report: \(error)")
-            if error.message.hasPrefix("oskFrame:") { feed(.frameRefused) }
+            if error.id == InsetdLink.frameReportID { feed(.frameRefused) }
         case .bye(let reason):
             log.info("insetd is going away (\(reason))")
         default:

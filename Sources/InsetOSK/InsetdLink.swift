@@ -24,9 +24,13 @@ final class InsetdLink {
 
     var wantsWrite: Bool { connection.wantsWrite }
 
+    /// The id of every frame report: insetd answers each with `ok`, or with an
+    /// `error` carrying it when it refuses the frame.
+    static let frameReportID = RequestID.string("osk-frame")
+
     /// Written by the protocol's own encoder (`ClientRequest.lineBytes`).
-    func send(_ message: ClientMessage) {
-        connection.send(ClientRequest(message: message), waiting: false)
+    func send(_ message: ClientMessage, id: RequestID? = nil) {
+        connection.send(ClientRequest(id: id, message: message), waiting: false)
     }
 
     func reportVisibility(bridge: String, visible: Bool) {
@@ -34,7 +38,7 @@ final class InsetdLink {
     }
 
     func reportFrame(bridge: String, frame: Rect?) {
-        send(.oskFrame(bridge: bridge, frame: frame))
+        send(.oskFrame(bridge: bridge, frame: frame), id: Self.frameReportID)
     }
 
     func reportAnimation(bridge: String, animation: Animation?) {
