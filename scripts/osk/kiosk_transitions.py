@@ -15,10 +15,16 @@ What must be true, derived from what the screen shows (not from insetd):
   - insetd-osk killed and started again: the keyboard on the screen does not
     change, so neither does the page: still padded by the keyboard's height
     in full screen, 0 in the shrunk app window, the field visible throughout.
-  - the OSK killed: the keyboard leaves the screen, so the inset is gone in
-    the frame after the screen shows it gone (a window grown back, or a full
-    screen no longer covered); started again with the field still focused,
-    insetd-osk shows it again and the field ends above it.
+  - the OSK killed: the keyboard leaves the screen before anyone can know, so
+    the frames up to the app's first unpadded one are counted apart, and that
+    reaction must be within CRASH_REACTION; every frame after it is judged.
+    Started again with the field still focused, insetd-osk shows it again and
+    the field ends above it.
+  - (sway) the output turned to landscape and back: the keyboard stays up,
+    at the OSK's height for each orientation, and the field ends above it. In
+    an app window every landscape frame is smaller than the portrait window,
+    so it is judged as a window sway shrank for the keyboard: no inset at all
+    (sway applies the zone to the turned output at once).
 """
 import json
 import os
@@ -78,7 +84,7 @@ class Transitions:
                  ("a hardware keyboard plugged in and out", self.hardware_keyboard)]
         if self.keyboard.restartable:
             steps.append((f"{self.run.osk} restarted", self.osk_restarted))
-        if self.run.session.compositor == "sway" and self.run.mode == "kiosk":
+        if self.run.session.compositor == "sway":
             steps.append(("the screen turned and back", self.rotated))
         for name, step in steps:
             self.step(name, step)
@@ -119,13 +125,15 @@ class Transitions:
         wrong = run.judge.timeline(frames, samples, run.base_inner, run.mode == "app", drops)
         if wrong:
             run.fail(name, "frames with more inset than the keyboard on the screen covers: " + "; ".join(wrong))
+        if wrong or self.run.args.keep:
             self.record(name, frames, samples)
         self.log(f"  {name}: {len(frames)} frames, {run.judge.judged - judged} judged against {len(samples)} readings "
                  f"of the screen ({run.judge.dropped - dropped} in the OSK's own drops or end){reaction}")
 
     def record(self, name, frames, samples):
-        """A step with wrong frames leaves them, and the readings of the screen
-        they were judged against, in the run's directory (kept on a failure)."""
+        """A step with wrong frames (every step, with --keep) leaves them, and
+        the readings of the screen they were judged against, in the run's
+        directory (kept on a failure)."""
         path = os.path.join(self.run.session.dir, f"{self.run.osk}-{self.run.mode}-{name.replace(' ', '-')}.json")
         with open(path, "w") as f:
             json.dump({"killed_at": self.killed_at, "frames": [f._asdict() for f in frames],
