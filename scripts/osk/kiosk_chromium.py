@@ -10,6 +10,7 @@ import json
 import shutil
 import threading
 import time
+from urllib.parse import parse_qs, urlsplit
 
 from frame_rule import chromium_frame
 
@@ -29,7 +30,11 @@ PAGE = """<!doctype html>
 <form>__FIELDS__</form>
 <script type="module">
   import { connect } from "http://127.0.0.1:__WS__/insetd.js";
-  const kb = connect({ name: "kiosk-test" });
+  // A second window of the page (--transitions' focus to another window) is
+  // "?...&window=b": its own title, and its own reports and commands.
+  const windowName = new URLSearchParams(location.search).get("window") ?? "a";
+  if (windowName !== "a") document.title = `Check in (${windowName})`;
+  const kb = connect({ name: `kiosk-test-${windowName}` });
   window.kb = kb;
   const target = document.getElementById("target");
   let seq = 0, focusedAt = 0;
@@ -69,7 +74,7 @@ PAGE = """<!doctype html>
   }
   async function poll() {
     try {
-      const answer = await (await fetch("/poll", { method: "POST", body: JSON.stringify(report()) })).json();
+      const answer = await (await fetch(`/poll?window=${windowName}`, { method: "POST", body: JSON.stringify(report()) })).json();
       if (answer.seq > seq) {
         seq = answer.seq;
         if (answer.command === "focus") { focusedAt = Date.now(); target.focus(); }
@@ -95,17 +100,28 @@ def page_html(ws_port):
     return PAGE.replace("__FIELDS__", "\n".join(fields)).replace("__WS__", str(ws_port))
 
 
-class PageServer:
-    """Serves the page and trades the app's report (the page's, or the Qt driver's at /poll) for the next command."""
+class PageWindow:
+    """One window's side of the page server: its last report, its frames not
+    yet taken, and the test's last command to it."""
 
-    def __init__(self, ws_port):
-        self.html = page_html(ws_port).encode()
-        self.lock = threading.Condition()
+    def __init__(self):
         self.report = None
         self.reported_at = 0.0
         self.frames = []
         self.seq = 0
         self.command = None
+
+
+class PageServer:
+    """Serves the page and trades the app's report (the page's, or the Qt
+    driver's at /poll) for the next command; each window of the page
+    (`?window=NAME` on /poll; "a" without) has its own (`PageWindow`). The
+    methods speak to window "a" unless told another."""
+
+    def __init__(self, ws_port):
+        self.html = page_html(ws_port).encode()
+        self.lock = threading.Condition()
+        self.windows = {"a": PageWindow()}
         server = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -121,14 +137,16 @@ class PageServer:
 
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                name = parse_qs(urlsplit(self.path).query).get("window", ["a"])[0]
                 with server.lock:
+                    window = server.windows.setdefault(name, PageWindow())
                     try:
-                        server.report = json.loads(body)
-                        server.frames += server.report.pop("frames", [])
-                        server.reported_at = time.time()
+                        window.report = json.loads(body)
+                        window.frames += window.report.pop("frames", [])
+                        window.reported_at = time.time()
                     except ValueError:
                         pass
-                    answer = json.dumps({"seq": server.seq, "command": server.command}).encode()
+                    answer = json.dumps({"seq": window.seq, "command": window.command}).encode()
                     server.lock.notify_all()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
@@ -140,28 +158,37 @@ class PageServer:
         self.port = self.httpd.server_address[1]
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
-    def send(self, command):
+    @property
+    def report(self):
+        """Window "a"'s last report (None before its first)."""
         with self.lock:
-            self.seq += 1
-            self.command = command
-            return self.seq
+            return self.windows["a"].report
 
-    def fresh_report(self, after=None):
+    def send(self, command, window="a"):
+        with self.lock:
+            w = self.windows.setdefault(window, PageWindow())
+            w.seq += 1
+            w.command = command
+            return w.seq
+
+    def fresh_report(self, after=None, window="a"):
         """The next report the page sends (after `after`, a time.time())."""
         after = after or time.time()
         with self.lock:
-            self.lock.wait_for(lambda: self.reported_at > after, timeout=2)
-            return self.report
+            w = self.windows.setdefault(window, PageWindow())
+            self.lock.wait_for(lambda: w.reported_at > after, timeout=2)
+            return w.report
 
-    def take_frames(self):
+    def take_frames(self, window="a"):
         """The frames the page drew since the last call, oldest first."""
         with self.lock:
-            frames, self.frames = self.frames, []
+            w = self.windows.setdefault(window, PageWindow())
+            frames, w.frames = w.frames, []
             return frames
 
     def reset(self):
         with self.lock:
-            self.report, self.reported_at, self.frames = None, 0.0, []
+            self.windows = {"a": PageWindow()}
 
     def close(self):
         self.httpd.shutdown()
@@ -185,15 +212,17 @@ class Chromium:
     def prepare(self):
         pass
 
-    def start(self, run):
-        """(process, clean-up) of a fresh Chromium on the page."""
-        url = f"http://127.0.0.1:{run.page.port}/?{run.osk}-{run.mode}"
-        window = ["--kiosk", url] if run.mode == "kiosk" else [f"--app={url}"]
+    def start(self, run, window="a"):
+        """(process, clean-up) of a fresh Chromium on the page (`window`: the
+        page's window name, for a second window with a profile of its own)."""
+        suffix = "" if window == "a" else f"-{window}"
+        url = f"http://127.0.0.1:{run.page.port}/?{run.osk}-{run.mode}" + ("" if window == "a" else f"&window={window}")
+        mode = ["--kiosk", url] if run.mode == "kiosk" else [f"--app={url}"]
         if run.mode == "app" and run.session.compositor in ("kwin", "mir"):
-            window.append("--start-maximized")  # KWin and Mir leave a new window floating
-        profile = f"{run.session.dir}/chrome-{run.osk}-{run.mode}"
+            mode.append("--start-maximized")  # KWin and Mir leave a new window floating
+        profile = f"{run.session.dir}/chrome-{run.osk}-{run.mode}{suffix}"
         process = run.session.spawn(
             "chromium", "chromium", "--ozone-platform=wayland", "--no-first-run", "--no-default-browser-check",
-            f"--user-data-dir={profile}", "--no-sandbox", "--disable-gpu", "--password-store=basic", *window,
-            logname=f"chromium-{run.osk}-{run.mode}")
+            f"--user-data-dir={profile}", "--no-sandbox", "--disable-gpu", "--password-store=basic", *mode,
+            logname=f"chromium-{run.osk}-{run.mode}{suffix}")
         return process, lambda: shutil.rmtree(profile, ignore_errors=True)

@@ -96,6 +96,14 @@ class Session:
         visible = [w for w in json.loads(out) if w.get("visible")]
         return visible[0]["rect"] if visible else None
 
+    def current_workspace(self):
+        """sway's focused workspace's name (None elsewhere, or if sway cannot say)."""
+        if self.compositor != "sway":
+            return None
+        code, out = self.run("swaymsg", "-r", "-t", "get_workspaces")
+        focused = [w["name"] for w in json.loads(out) if w.get("focused")] if code == 0 else []
+        return focused[0] if focused else None
+
     def keyboard_zone(self):
         """The bottom exclusive zone's height (the OSK's), from sway's usable area."""
         if self.adapter:

@@ -31,6 +31,7 @@ import os
 import subprocess
 
 from kiosk_session import OUTPUT
+from kiosk_windows import OtherWindow
 import threading
 import time
 
@@ -86,6 +87,8 @@ class Transitions:
             steps.append((f"{self.run.osk} restarted", self.osk_restarted))
         if self.run.session.compositor == "sway":
             steps.append(("the screen turned and back", self.rotated))
+            if self.run.app.name == "chromium":
+                steps.append(("focus to another window and back", OtherWindow(self)))
         for name, step in steps:
             self.step(name, step)
 
@@ -117,6 +120,9 @@ class Transitions:
         finally:
             samples = truth.stop()
         frames = [run.app.frame(f) for f in page.take_frames()]
+        # The second window's frames, where the step had one: judged alike.
+        frames += body.frames() if isinstance(body, OtherWindow) else []
+        frames.sort(key=lambda f: f.t)
         drops, reaction = self.drops(samples) if body == self.field_to_field else [], ""
         if body == self.osk_restarted:
             span, reaction = self.crash_reaction(name, frames)
@@ -171,14 +177,14 @@ class Transitions:
                     left = None
         return spans
 
-    def settled(self, name, field):
-        """The page settled with `field` focused: padded by the keyboard's
-        cover of the viewport (all of it in full screen, none in the shrunk
-        app window), the field's bottom above the keyboard's top."""
+    def settled(self, name, field, window="a"):
+        """The page (its `window`) settled with `field` focused: padded by the
+        keyboard's cover of the viewport (all of it in full screen, none in
+        the shrunk app window), the field's bottom above the keyboard's top."""
         run, page = self.run, self.run.page
 
         def check():
-            r = page.fresh_report()
+            r = page.fresh_report(window=window)
             if not r or r["active"] != field or r["animating"]:
                 return False, r
             covered = 0 if run.mode == "app" else run.zone
@@ -192,7 +198,7 @@ class Transitions:
 
         ok, r = run.wait(check, timeout=3)
         if not ok:
-            run.fail(name, f"not settled with {field} focused: " + (
+            run.fail(name, f"not settled with {field} focused (window {window}): " + (
                 f"padding {r['padding']}, kb {r['keyboard']}, field {r['field']}, inner {r['innerHeight']}, "
                 f"active {r['active']}, zone {run.zone}" if r else "no report"))
         return ok
