@@ -34,10 +34,12 @@ public struct InsetPipeline: Sendable {
     /// squeekboard is drawn 50-120 ms after the show, and insetd-osk reports
     /// its frame when two sway readings 50 ms apart agree; with the machine
     /// also running a full test suite, a 250 ms bound ran out before the report
-    /// in some runs, hence 400 ms. In an app window the wait costs nothing
-    /// (sway shrinks the window at once); in full screen the field stays
-    /// covered until the report.
-    public static let frameReportWait: Duration = .milliseconds(400)
+    /// in some runs. GNOME Shell opens its keyboard 300-700 ms after being
+    /// asked, hence 1 s. In an app window the wait costs nothing (sway
+    /// shrinks the window at once); in full screen the field stays covered
+    /// until the report, and an OSK that never shows pads nothing before this
+    /// runs out (insetd-osk gives such a show up after 1.48 s).
+    public static let frameReportWait: Duration = .seconds(1)
 
     /// How long the first show in an orientation (no frame reported for the
     /// screen's size yet) waits for the bridge's measurement. What it would

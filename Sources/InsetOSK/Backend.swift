@@ -27,6 +27,9 @@ package protocol OSKBackend: AnyObject {
     /// (GNOME's, through insetd's extension), read once it is shown; nil when
     /// it cannot say (sway's usable area is read by the bridge instead).
     func frame() -> Rect?
+    /// Whether `frame()` says where the keyboard is (not only nil): the bridge
+    /// can then measure the keyboard and confirm its shows without sway.
+    var reportsFrame: Bool { get }
     /// How the keyboard moves on the screen when it shows or hides: `.none`
     /// where it appears at once; nil where the bridge cannot say (insetd's
     /// configured animation stands). `onSway`: the compositor is sway, which
@@ -41,6 +44,7 @@ package protocol OSKBackend: AnyObject {
 extension OSKBackend {
     package func configuredHeight(landscape: Bool) -> Double? { nil }
     package func frame() -> Rect? { nil }
+    package var reportsFrame: Bool { false }
     package func animation(onSway: Bool) -> Animation? { nil }
     package func hardwareKeyboard(_ usable: Bool) {}
     package func restore() {}

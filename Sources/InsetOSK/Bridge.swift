@@ -209,7 +209,8 @@ package final class Bridge {
             feed(
                 .oskAttached(
                     name: backend.name, observable: observable, configured: heights, measurable: swayReadable,
-                    reportsVisibility: backend.usesBus, animation: backend.animation(onSway: swayReadable)),
+                    reportsVisibility: backend.usesBus, animation: backend.animation(onSway: swayReadable),
+                    reportsFrame: backend.reportsFrame),
                 now: now)
         } catch {
             failed("osk", "\(error)")
@@ -271,11 +272,13 @@ package final class Bridge {
             if error.absent { detach(error) } else { failed("osk", "\(error)") }
             return
         }
-        if let visible { feed(.oskObserved(visible: visible), now: now) }
-        // An OSK that says where it is (GNOME's, through insetd's extension): its word is the real frame.
+        // An OSK that says where it is (GNOME's, through insetd's extension):
+        // its word is the real frame, taken before the show it confirms, so
+        // the confirmation carries it and not the configured guess.
         if visible == true, let frame = backend.frame() {
             feed(.frameMeasured(frame, source: "\(backend.name)'s own report"), now: now)
         }
+        if let visible { feed(.oskObserved(visible: visible), now: now) }
     }
 
     /// Reads sway's usable area when the machine asks for it (the OSK's

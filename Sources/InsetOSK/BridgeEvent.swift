@@ -15,10 +15,12 @@ package enum BridgeEvent: Hashable, Sendable {
     /// cannot be confirmed and is taken as done; `configured` are wvkbd's -H/-L;
     /// `measurable`: the compositor's usable area tells the real frame (sway);
     /// without `reportsVisibility` (wvkbd) that area also tells whether it is shown;
-    /// `animation`: how it moves on the screen (nil: not known).
+    /// `animation`: how it moves on the screen (nil: not known); `reportsFrame`:
+    /// the OSK (or its shell) says where the keyboard is (GNOME's, through
+    /// insetd's extension), so its frame is measured without sway too.
     case oskAttached(
         name: String, observable: Bool, configured: ConfiguredHeights?, measurable: Bool = false, reportsVisibility: Bool = true,
-        animation: Animation? = nil)
+        animation: Animation? = nil, reportsFrame: Bool = false)
     /// The OSK went away (crash, restart, bus name lost).
     case oskDetached
     /// The OSK's visibility as last read; repeated readings are harmless.

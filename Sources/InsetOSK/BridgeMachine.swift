@@ -25,6 +25,8 @@ package struct BridgeMachine: Sendable {
     private var observable = false
     private var configured: ConfiguredHeights?
     private var measurable = false
+    /// The OSK says where it is (`BridgeEvent.oskAttached`'s `reportsFrame`).
+    private var reportsFrame = false
     /// The OSK says whether it is shown; else the compositor's usable area does.
     private var reportsVisibility = true
     /// insetd was told, on this link, that the frame is measured and shows confirmed (a nil frame).
@@ -124,13 +126,15 @@ package struct BridgeMachine: Sendable {
             if !shown { pendingUserHide = nil }
         case .hardwareKeyboard(let usable):
             hardwareKeyboard = usable
-        case .oskAttached(let name, let observable, let configured, let measurable, let reportsVisibility, let animation):
+        case .oskAttached(
+            let name, let observable, let configured, let measurable, let reportsVisibility, let animation, let reportsFrame):
             self.name = name
             if animation != self.animation { announcedAnimation = false }
             self.animation = animation
             self.observable = observable
             self.configured = configured
             self.measurable = measurable
+            self.reportsFrame = reportsFrame
             self.reportsVisibility = reportsVisibility
             attached = true
             if oskEnded {
@@ -430,13 +434,14 @@ package struct BridgeMachine: Sendable {
         out.append(.reportFrame(frame))
     }
 
-    /// An OSK the bridge measures and whose shows it confirms: insetd is told
-    /// so (a nil frame), once a link. insetd then holds each show for the
+    /// An OSK the bridge measures (in sway's usable area, or by its own
+    /// report) and whose shows it confirms: insetd is told so (a nil frame),
+    /// once a link. insetd then holds each show for the
     /// confirmation (the frame reported again) and the first show of an
     /// orientation for the measurement, instead of moving the views before the
     /// keyboard is there, or twice (configured, then real).
     private mutating func announceMeasuring(_ out: inout [BridgeAction]) {
-        guard linked, attached, measurable, observable, !announcedMeasuring else { return }
+        guard linked, attached, measurable || reportsFrame, observable, !announcedMeasuring else { return }
         announcedMeasuring = true
         out.append(.reportFrame(nil))
     }

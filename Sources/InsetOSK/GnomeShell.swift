@@ -61,6 +61,8 @@ final class GnomeShellKeyboard: OSKBackend {
         }
     }
 
+    var reportsFrame: Bool { true }
+
     func frame() -> Rect? {
         guard let r = try? bus?.rectProperty(Self.busName, Self.path, Self.interface, "KeyboardFrame"), r.height > 0
         else { return nil }

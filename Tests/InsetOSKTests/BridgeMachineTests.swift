@@ -324,18 +324,21 @@ import Testing
     /// GNOME Shell through insetd's extension, as seen against the real Shell:
     /// it opens its keyboard 300 ms after being asked, so the show is asked
     /// again at 80 and 280 ms (the confirm delays 80, 200) and confirmed at
-    /// the third request; then the extension's frame (0,720 540x240 on a
-    /// 540x960 monitor: a quarter of its height) is the real one, named as the
-    /// OSK's own report, and reported once.
+    /// the third request. The extension says where the keyboard is, so insetd
+    /// is told at the attach that shows are confirmed (it holds them); the
+    /// extension's frame (0,720 540x240 on a 540x960 monitor: a quarter of its
+    /// height), read before the Visible it goes with, is the real one, named
+    /// as the OSK's own report, and the confirmation reports it again.
     @Test func gnomesSlowShowIsConfirmedAndItsOwnFrameReported() {
         let frame = Rect(x: 0, y: 720, width: 540, height: 240)
         Self.run([
             Line(
                 ms: 0, event: .linkConnected(screen: Size(width: 540, height: 960), keyboardShown: false, hardwareKeyboard: false),
                 actions: [], wake: nil),
+            // It says where it is: insetd is told that shows are confirmed (a nil frame).
             Line(
-                ms: 0, event: .oskAttached(name: "gnome", observable: true, configured: nil),
-                actions: [.setHardwareKeyboard(false), .setOSKVisible(false)], wake: nil),
+                ms: 0, event: .oskAttached(name: "gnome", observable: true, configured: nil, reportsFrame: true),
+                actions: [.reportFrame(nil), .setHardwareKeyboard(false), .setOSKVisible(false)], wake: nil),
             Line(ms: 0, event: .oskObserved(visible: false), actions: [], wake: nil),
             Line(ms: 1000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 1080),
             Line(
@@ -344,12 +347,13 @@ import Testing
             Line(
                 ms: 1280, event: .tick, actions: [.trace("gnome not shown yet: asking again (attempt 3)"), .setOSKVisible(true)],
                 wake: 1680),
-            Line(
-                ms: 1300, event: .oskObserved(visible: true),
-                actions: [.trace("gnome shown (confirmed at attempt 3)"), .checkFullscreen], wake: 2300),
+            // The bridge reads the extension's frame before the Visible it confirms.
             Line(
                 ms: 1300, event: .frameMeasured(frame, source: "gnome's own report"),
-                actions: [.log("gnome's real frame: \(frame) (from gnome's own report)"), .reportFrame(frame)], wake: 2300),
+                actions: [.log("gnome's real frame: \(frame) (from gnome's own report)"), .reportFrame(frame)], wake: 1680),
+            Line(
+                ms: 1300, event: .oskObserved(visible: true),
+                actions: [.trace("gnome shown (confirmed at attempt 3)"), .reportFrame(frame), .checkFullscreen], wake: 2300),
             Line(ms: 1400, event: .frameMeasured(frame, source: "gnome's own report"), actions: [], wake: 2300),
         ])
     }

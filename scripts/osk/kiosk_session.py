@@ -130,8 +130,13 @@ class Session:
         return top or 0
 
     def squeekboard_visible(self):
-        code, out = self.run("busctl", "--user", "get-property", "sm.puri.OSK0", "/sm/puri/OSK0", "sm.puri.OSK0", "Visible")
-        return None if code != 0 else out.strip() == b"b true"
+        """squeekboard's `Visible`; False while its name is not on the bus (it
+        is not running, so it draws nothing); None when the bus cannot say."""
+        result = subprocess.run(self.argv("busctl", "--user", "get-property", "sm.puri.OSK0", "/sm/puri/OSK0",
+                                          "sm.puri.OSK0", "Visible"), capture_output=True, timeout=5)
+        if result.returncode == 0:
+            return result.stdout.strip() == b"b true"
+        return False if b"was not provided by any" in result.stderr else None
 
     def window_rect(self, pid_hint=None):
         """Chromium's window on the screen, as sway placed it (None elsewhere)."""
