@@ -29,23 +29,25 @@ FRAME_MS = 16.7  # one frame at 60 Hz: the slack either side of a reading of the
 # own); told: the keyboard height the app was told covers it (kb.boundingRect,
 # Insetd.keyboard.rectangle, QInputMethod's keyboardRectangle; None where the
 # app's log does not say); field_bottom: the focused field's bottom in the
-# viewport; outer, screen_y: where the window is, for a failure's message.
-Frame = namedtuple("Frame", "t viewport inset told field_bottom outer screen_y")
+# viewport; outer, screen_y: where the window is, for a failure's message;
+# width: the viewport's width, where the app logs it (which way the screen
+# is turned).
+Frame = namedtuple("Frame", "t viewport inset told field_bottom outer screen_y width", defaults=(None,))
 
 
 def chromium_frame(raw):
     """The page's requestAnimationFrame log: [ms, innerHeight, padding,
-    kb.boundingRect height, field bottom, outerHeight, screenY]."""
-    t_ms, inner, padding, keyboard, field_bottom, outer, screen_y = raw
-    return Frame(t_ms / 1000, inner, padding, keyboard, field_bottom, outer, screen_y)
+    kb.boundingRect height, field bottom, outerHeight, screenY, innerWidth]."""
+    t_ms, inner, padding, keyboard, field_bottom, outer, screen_y, *width = raw
+    return Frame(t_ms / 1000, inner, padding, keyboard, field_bottom, outer, screen_y, *width)
 
 
 def qt_frame(raw, own_margin=0.0):
     """The Qt driver's frameSwapped log (scripts/osk/kiosk_qt.qml): [ms, window
     height, the Flickable's bottomMargin, Insetd.keyboard.rectangle height,
-    field bottom, window height, window y]."""
-    t_ms, height, margin, keyboard, field_bottom, outer, screen_y = raw
-    return Frame(t_ms / 1000, height, margin - own_margin, keyboard, field_bottom, outer, screen_y)
+    field bottom, window height, window y, window width]."""
+    t_ms, height, margin, keyboard, field_bottom, outer, screen_y, *width = raw
+    return Frame(t_ms / 1000, height, margin - own_margin, keyboard, field_bottom, outer, screen_y, *width)
 
 
 def gtk_frame(raw):
@@ -177,6 +179,9 @@ class CellJudge:
         reading from one to the other, say the same zone. Returns the wrong
         frames' descriptions, as `cycle` does.
 
+        `base_viewport`: the app window's unshrunk viewport height, or a
+        function of the frame giving it (the screen may turn meanwhile).
+
         `drops`: (start, end) spans in which the OSK dropped the keyboard by
         itself and came back with nobody asking for a hide (squeekboard at
         Chromium's text-input change): frames in them are counted apart
@@ -196,7 +201,8 @@ class CellJudge:
             if len(zones) != 1:
                 continue
             zone = zones.pop()
-            shrunk = app_window and base_viewport is not None and f.viewport < base_viewport - 0.5
+            base = base_viewport(f) if callable(base_viewport) else base_viewport
+            shrunk = app_window and base is not None and f.viewport < base - 0.5
             allowed = 0 if shrunk or zone == 0 else zone
             self.judged += 1
             if f.inset > allowed + 1:

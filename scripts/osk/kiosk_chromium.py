@@ -52,7 +52,7 @@ PAGE = """<!doctype html>
     const f = field().getBoundingClientRect();
     const view = kb.views.get("document");
     frames.push([performance.timeOrigin + now, innerHeight, view ? view.extraBottom : 0, kb.boundingRect.height, f.y + f.height,
-      outerHeight, screenY]);
+      outerHeight, screenY, innerWidth]);
     if (frames.length > 4000) frames = frames.slice(-2000);
     requestAnimationFrame(frame);
   }

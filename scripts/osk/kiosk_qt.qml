@@ -86,7 +86,8 @@ Window {
         function onFrameSwapped() {
             const f = driver.fieldRect()
             driver.frames.push([Date.now(), driver.app.height, driver.form.bottomMargin,
-                                driver.form.Insetd.keyboard.rectangle.height, f.y + f.height, driver.app.height, driver.app.y])
+                                driver.form.Insetd.keyboard.rectangle.height, f.y + f.height, driver.app.height, driver.app.y,
+                                driver.app.width])
             if (driver.frames.length > 4000)
                 driver.frames = driver.frames.slice(-2000)
         }

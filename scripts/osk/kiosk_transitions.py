@@ -128,13 +128,24 @@ class Transitions:
             span, reaction = self.crash_reaction(name, frames)
             drops = [span]
         judged, dropped = run.judge.judged, run.judge.dropped
-        wrong = run.judge.timeline(frames, samples, run.base_inner, run.mode == "app", drops)
+        wrong = run.judge.timeline(frames, samples, self.unshrunk, run.mode == "app", drops)
         if wrong:
             run.fail(name, "frames with more inset than the keyboard on the screen covers: " + "; ".join(wrong))
         if wrong or self.run.args.keep:
             self.record(name, frames, samples)
         self.log(f"  {name}: {len(frames)} frames, {run.judge.judged - judged} judged against {len(samples)} readings "
                  f"of the screen ({run.judge.dropped - dropped} in the OSK's own drops or end){reaction}")
+
+    def unshrunk(self, frame):
+        """The app window's viewport height with no keyboard, for the way the
+        screen is turned at `frame`: the output's height less what the
+        browser puts above the viewport (the app window's bar), known from
+        the portrait window before any keyboard; the portrait one where the
+        app logs no width."""
+        base = self.run.base_inner
+        if base is None or frame.width is None or round(frame.width) != OUTPUT[1]:
+            return base
+        return OUTPUT[0] - (OUTPUT[1] - base)
 
     def record(self, name, frames, samples):
         """A step with wrong frames (every step, with --keep) leaves them, and

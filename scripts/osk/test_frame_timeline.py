@@ -49,6 +49,22 @@ class TimelineTests(unittest.TestCase):
         judge, wrong = self.judge([frame(1.5, viewport=788, inset=0, field_bottom=780)], app_window=True)
         self.assertEqual((judge.excess, judge.covered), (0, 0))
 
+    def test_a_turned_app_window_is_judged_against_its_own_unshrunk_height(self):
+        # The screen turned to 960x540; the app window's viewport is 484 there
+        # with no keyboard (540 less a 56 px bar), 904 in portrait. Keyboard
+        # 172 up at 1.5. Unshrunk at 484, it covers 172 of the window: 98 is
+        # allowed. Shrunk to 312 (484 - 172): nothing covers it, 98 is over.
+        def turned(viewport, inset):
+            return Frame(1.5, viewport, inset, None, 100, viewport, 0, 960)
+
+        def unshrunk(f):
+            return 484 if f.width == 960 else 904
+
+        judge = CellJudge()
+        wrong = judge.timeline([turned(484, 98), turned(312, 98)], READINGS, unshrunk, True)
+        self.assertEqual((judge.judged, judge.excess, judge.peak), (2, 1, 98))
+        self.assertIn("viewport 312, inset 98, allowed 0", wrong[0])
+
     def test_the_field_under_the_keyboard_is_counted(self):
         # Full screen, keyboard from 788: a field ending at 900 is covered, at 780 not.
         judge, _ = self.judge([frame(1.5, inset=172, field_bottom=900), frame(1.6, inset=172, field_bottom=780)])
