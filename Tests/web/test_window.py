@@ -140,19 +140,23 @@ class ScreenWindowViewport(unittest.TestCase):
 
     def turn(self, width, height):
         """The output turned to width x height, the viewport filling it (a
-        full-screen window), as a rotation does."""
-        self.cdp.send("Emulation.setDeviceMetricsOverride", {
-            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False,
-            "screenWidth": width, "screenHeight": height})
+        full-screen window), as a rotation does. The window first, so that
+        the viewport's resize sees it (outerHeight) at its new size: the other
+        way round the page would place its viewport at the old outer height
+        less the new inner one (y 454 on the turn to landscape)."""
         target = self.cdp.send("Browser.getWindowForTarget")
         self.cdp.send("Browser.setWindowBounds", {"windowId": target["windowId"],
                                                   "bounds": {"width": width, "height": height}})
+        self.cdp.send("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False,
+            "screenWidth": width, "screenHeight": height})
 
     def test_a_turned_screen_shows_no_keyboard_before_insetd_speaks_for_it(self):
         daemon = Daemon(free_port(), origins=[self.origin])
         try:
             page = self.open(daemon, 844)
             self.turn(844, 390)
+            page.wait_for_function("() => innerWidth === 844 && insetd.window?.y === 0", timeout=5000)
             page.focus("#f5")
             # Landscape: the configured 209 at (0, 390 - 209 = 181, 844, 209), all of it over the viewport.
             page.wait_for_function("() => insetd.boundingRect.height === 209", timeout=5000)
