@@ -1,5 +1,6 @@
 import Glibc
 import NIOCore
+import Synchronization
 
 /// Who is on the other end of a Unix socket, as the kernel recorded it when the
 /// peer connected: `SO_PEERCRED` (pid, uid, gid) and `SO_PEERGROUPS` (its
@@ -87,29 +88,88 @@ struct NoRoom: Sendable {}
 
 /// Who may send control commands (`command`, `policy`). Anyone who can connect may
 /// register views and subscribe; the socket's mode (0660) decides who can connect.
+///
+/// Names (`control-users`, `control-groups` that are not numbers) are looked up
+/// once, at the first control command that root and the numeric ids do not
+/// already allow, not at start: a lookup can load an NSS module for the rest of
+/// the process's life (`libnss_systemd` and libcap, 0.36 MiB, when a name is
+/// not in `/etc/passwd` or `/etc/group`), which a daemon that only root
+/// commands, or none, never needs.
 package struct Authorization: Hashable, Sendable {
     package var uids: Set<UInt32>
     package var gids: Set<UInt32>
+    /// The names still to look up; nil when every entry was a number.
+    private var names: NamesToResolve?
 
     package init(uids: Set<UInt32> = [0], gids: Set<UInt32> = []) {
         self.uids = uids
         self.gids = gids
     }
 
-    /// Root, plus the named groups and users that exist on this machine (a name
-    /// that does not resolve grants nothing).
+    /// Root, plus the named groups and users that exist on this machine when
+    /// first needed (a name that does not resolve grants nothing).
     package static func resolving(users: [String], groups: [String]) -> Authorization {
         var result = Authorization()
+        var userNames: [String] = []
+        var groupNames: [String] = []
         for user in users {
-            if let uid = UInt32(user) { result.uids.insert(uid) } else if let entry = getpwnam(user) { result.uids.insert(entry.pointee.pw_uid) }
+            if let uid = UInt32(user) { result.uids.insert(uid) } else { userNames.append(user) }
         }
         for group in groups {
-            if let gid = UInt32(group) { result.gids.insert(gid) } else if let entry = getgrnam(group) { result.gids.insert(entry.pointee.gr_gid) }
+            if let gid = UInt32(group) { result.gids.insert(gid) } else { groupNames.append(group) }
+        }
+        if !userNames.isEmpty || !groupNames.isEmpty {
+            result.names = NamesToResolve(users: userNames, groups: groupNames)
         }
         return result
     }
 
     package func allowsControl(_ peer: PeerCredentials) -> Bool {
+        if Self.allows(peer, uids: uids, gids: gids) { return true }
+        guard let names else { return false }
+        let resolved = names.resolved()
+        return Self.allows(peer, uids: resolved.uids, gids: resolved.gids)
+    }
+
+    private static func allows(_ peer: PeerCredentials, uids: Set<UInt32>, gids: Set<UInt32>) -> Bool {
         uids.contains(peer.uid) || gids.contains(peer.gid) || !gids.isDisjoint(with: peer.groups)
+    }
+}
+
+/// The user and group names of an `Authorization`, looked up on the first
+/// call of `resolved()` and kept: shared by every session's copy, so the
+/// lookup happens once per configuration, on whichever thread asks first.
+private final class NamesToResolve: Hashable, Sendable {
+    let users: [String]
+    let groups: [String]
+    private let ids = Mutex<(uids: Set<UInt32>, gids: Set<UInt32>)?>(nil)
+
+    init(users: [String], groups: [String]) {
+        self.users = users
+        self.groups = groups
+    }
+
+    func resolved() -> (uids: Set<UInt32>, gids: Set<UInt32>) {
+        ids.withLock { ids in
+            if let ids { return ids }
+            var found: (uids: Set<UInt32>, gids: Set<UInt32>) = ([], [])
+            for user in users {
+                if let entry = getpwnam(user) { found.uids.insert(entry.pointee.pw_uid) }
+            }
+            for group in groups {
+                if let entry = getgrnam(group) { found.gids.insert(entry.pointee.gr_gid) }
+            }
+            ids = found
+            return found
+        }
+    }
+
+    static func == (left: NamesToResolve, right: NamesToResolve) -> Bool {
+        left.users == right.users && left.groups == right.groups
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(users)
+        hasher.combine(groups)
     }
 }
