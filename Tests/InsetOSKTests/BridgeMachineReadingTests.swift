@@ -150,38 +150,42 @@ import Testing
         ])
     }
 
-    /// squeekboard says whether it is shown; sway's area is read once for the
-    /// baseline when it is seen hidden, every 100 ms while it is up (an output
-    /// turning under it), then every 50 ms while a show settles,
-    /// until two readings agree (228: y 844 - 228 = 616).
-    /// squeekboard's first show, measured: its zone settles at 228 in readings
-    /// 50 ms apart (1040, 1090), and it is hidden again at 1500.
+    /// squeekboard's zone in sway's usable area: 228, so y 844 - 228 = 616.
     static let squeekboardFrame = Rect(x: 0, y: 616, width: 390, height: 228)
 
+    /// squeekboard's first show, measured: its zone settles at 228 in readings
+    /// 50 ms apart (1040, 1090), and it is hidden again at 1500.
     static let squeekboardMeasuredAndHidden: [Line] = [
-            Line(ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), actions: []),
-            Line(
-                ms: 0, event: .oskAttached(name: "squeekboard", observable: true, configured: nil, measurable: true),
-                actions: [.reportFrame(nil), .setHardwareKeyboard(false), .setOSKVisible(false)]),
-            Line(ms: 0, event: .oskObserved(visible: false), actions: [], readArea: 0),
-            Line(ms: 10, event: Self.area(gap: 0), actions: []),
-            Line(ms: 1000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 1080, readArea: 60),
-            Line(
-                ms: 1030, event: .oskObserved(visible: true),
-                actions: [.trace("squeekboard shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2030, readArea: 60),
-            Line(ms: 1040, event: Self.area(gap: 228), actions: [], wake: 2030, readArea: 1090),
-            Line(
-                ms: 1090, event: Self.area(gap: 228),
-                actions: [.log("squeekboard's real frame: \(Self.squeekboardFrame) (from sway's usable area)"), .reportFrame(Self.squeekboardFrame)],
-                wake: 2030, readArea: 1190),
-            // Shown: watched every 100 ms (an output that turns under it); hidden: not.
-            Line(ms: 1190, event: Self.area(gap: 228), actions: [], wake: 2030, readArea: 1290),
-            // Still seen up until squeekboard says otherwise: the read that was due (1290) is due now.
-            Line(ms: 1500, event: .keyboard(shown: false), actions: [.setOSKVisible(false)], readArea: 1290),
-            Line(ms: 1510, event: .oskObserved(visible: false), actions: [], readArea: 1510),
-            Line(ms: 1510, event: Self.area(gap: 0), actions: []),
+        Line(ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), actions: []),
+        Line(
+            ms: 0, event: .oskAttached(name: "squeekboard", observable: true, configured: nil, measurable: true),
+            actions: [.reportFrame(nil), .setHardwareKeyboard(false), .setOSKVisible(false)]),
+        Line(ms: 0, event: .oskObserved(visible: false), actions: [], readArea: 0),
+        Line(ms: 10, event: Self.area(gap: 0), actions: []),
+        Line(ms: 1000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 1080, readArea: 60),
+        Line(
+            ms: 1030, event: .oskObserved(visible: true),
+            actions: [.trace("squeekboard shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2030, readArea: 60),
+        Line(ms: 1040, event: Self.area(gap: 228), actions: [], wake: 2030, readArea: 1090),
+        Line(
+            ms: 1090, event: Self.area(gap: 228),
+            actions: [
+                .log("squeekboard's real frame: \(Self.squeekboardFrame) (from sway's usable area)"),
+                .reportFrame(Self.squeekboardFrame),
+            ],
+            wake: 2030, readArea: 1190),
+        // Shown: watched every 100 ms (an output that turns under it); hidden: not.
+        Line(ms: 1190, event: Self.area(gap: 228), actions: [], wake: 2030, readArea: 1290),
+        // Still seen up until squeekboard says otherwise: the read that was due (1290) is due now.
+        Line(ms: 1500, event: .keyboard(shown: false), actions: [.setOSKVisible(false)], readArea: 1290),
+        Line(ms: 1510, event: .oskObserved(visible: false), actions: [], readArea: 1510),
+        Line(ms: 1510, event: Self.area(gap: 0), actions: []),
     ]
 
+    /// squeekboard says whether it is shown; sway's area is read once for the
+    /// baseline when it is seen hidden, every 100 ms while it is up (an output
+    /// turning under it), then every 50 ms while a show settles, until two
+    /// readings agree.
     @Test func aBusOSKIsMeasuredWhileAShowSettlesThenWatchedWhileShown() {
         Self.run(Self.squeekboardMeasuredAndHidden)
     }
@@ -189,7 +193,8 @@ import Testing
     /// squeekboard says Visible before sway maps its surface. Shown again with
     /// its frame known, the show is confirmed to insetd (the frame reported
     /// again, which moves the views) when sway's usable area shows the zone,
-    /// read every 16 ms from the Visible on: at 2040, not at the Visible (2030).
+    /// read every 16 ms from the Visible on: at the first reading that shows
+    /// it (2047), not at the Visible (2030).
     @Test func aBusOSKsShowIsConfirmedWhenItsZoneIsInTheUsableArea() {
         let frame = Self.squeekboardFrame
         Self.run(Self.squeekboardMeasuredAndHidden + [

@@ -87,22 +87,23 @@ class Session:
     def spawn(self, name, *command, logname=None):
         return self.processes.start(name, self.argv(*command), f"{self.dir}/{logname or name}.log")
 
-    def workspace_rect(self):
+    def workspace(self, flag):
+        """sway's first workspace with `flag` set ("visible", "focused"); None
+        elsewhere, or if sway cannot say."""
         if self.compositor != "sway":
             return None
         code, out = self.run("swaymsg", "-r", "-t", "get_workspaces")
-        if code != 0:
-            return None
-        visible = [w for w in json.loads(out) if w.get("visible")]
-        return visible[0]["rect"] if visible else None
+        found = [w for w in json.loads(out) if w.get(flag)] if code == 0 else []
+        return found[0] if found else None
+
+    def workspace_rect(self):
+        visible = self.workspace("visible")
+        return visible["rect"] if visible else None
 
     def current_workspace(self):
-        """sway's focused workspace's name (None elsewhere, or if sway cannot say)."""
-        if self.compositor != "sway":
-            return None
-        code, out = self.run("swaymsg", "-r", "-t", "get_workspaces")
-        focused = [w["name"] for w in json.loads(out) if w.get("focused")] if code == 0 else []
-        return focused[0] if focused else None
+        """sway's focused workspace's name."""
+        focused = self.workspace("focused")
+        return focused["name"] if focused else None
 
     def keyboard_zone(self):
         """The bottom exclusive zone's height (the OSK's), from sway's usable area."""

@@ -21,10 +21,11 @@ What must be true, derived from what the screen shows (not from insetd):
     Started again with the field still focused, insetd-osk shows it again and
     the field ends above it.
   - (sway) the output turned to landscape and back: the keyboard stays up,
-    at the OSK's height for each orientation, and the field ends above it. In
-    an app window every landscape frame is smaller than the portrait window,
-    so it is judged as a window sway shrank for the keyboard: no inset at all
-    (sway applies the zone to the turned output at once).
+    at the OSK's height for each orientation, and the field ends above it. An
+    app window's frame is judged against the unshrunk height of its own
+    orientation (`unshrunk`): smaller, sway shrank it for the keyboard and no
+    inset is allowed; not yet smaller, the keyboard's whole zone is.
+  - (sway, Chromium) focus to a second window and back: kiosk_windows.py.
 """
 import json
 import os
@@ -70,7 +71,7 @@ class Transitions:
     # it from the session bus, tells insetd, insetd hides, the app draws. The
     # frames from the kill to the app's first unpadded one are counted apart
     # (as the OSK's own drops), not judged, when that reaction is within this
-    # bound (30-40 ms on a quiet host; a loaded 2-core CI host took ~170 ms).
+    # bound (10-50 ms measured here; a loaded 2-core CI host took ~170 ms).
     # A reaction beyond it fails the step: the bug this catches left the page
     # padded 1.48 s for a keyboard nobody drew.
     CRASH_REACTION = 0.5
