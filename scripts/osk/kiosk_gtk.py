@@ -30,9 +30,9 @@ import time
 
 from frame_rule import CellJudge, percentile
 from kiosk_gtk_checks import KEYBOARD, check_settled, check_absent, check_killed, module_is_default
-from kiosk_session import OUTPUT, read
+from kiosk_session import read
 import im_frames as IM
-from osk_surface import drawn_for
+from osk_surface import ShownHeight, drawn_for
 from processes import descendants
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -107,6 +107,7 @@ class GtkCell:
         self.judge = CellJudge()
         self.seconds = 0.0
         self.log_path = f"{session.dir}/gtk-{layout}-{osk}-{mode}.log"
+        self.shown = ShownHeight(f"{session.dir}/{osk}.log")
 
     @property
     def label(self):
@@ -121,15 +122,7 @@ class GtkCell:
         session = self.session
         if session.compositor == "sway":
             return IM.reading(session, self.osk != "squeekboard")
-        if self.osk == "squeekboard":
-            visible = session.squeekboard_visible()
-            return None if visible is None else ("up", KEYBOARD["squeekboard"]) if visible else ("gone", 0)
-        # phoc, wvkbd: no IPC and no Visible: the zone is what the app window lost.
-        frames, _, _ = IM.read_log(self.log_path)
-        if not frames:
-            return None
-        lost = OUTPUT[1] - frames[-1][1]
-        return ("up", lost) if lost > 0 else ("gone", 0)
+        return IM.phoc_reading(session, self.osk, self.mode, self.log_path, self.shown, KEYBOARD["squeekboard"])
 
     def sample(self, process, wanted, deadline):
         """Readings of the screen (before, after, state, zone) until the app

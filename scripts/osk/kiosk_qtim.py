@@ -35,7 +35,7 @@ import time
 import im_frames
 from frame_rule import CellJudge, percentile
 from kiosk_session import OUTPUT, insetd_status
-from osk_surface import drawn_for
+from osk_surface import ShownHeight, drawn_for
 from processes import descendants
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -108,27 +108,20 @@ class ImRun:
         self.failures, self.latencies, self.drawn = [], [], []
         self.judge = CellJudge()
         self.log_path = f"{session.dir}/qtim-{kind}-{osk}-{mode}.log"
-        self.last_height = None
+        self.shown = ShownHeight(f"{session.dir}/{osk}.log")
 
     def fail(self, text):
         self.failures.append(text)
         print(f"kiosk-test:   FAIL {self.app.name}/{self.osk}/{self.mode}: {text}", flush=True)
 
     def reading(self):
-        """("up"|"gone"|"moving", zone) of the keyboard on the screen, or None.
-        sway: its workspace's zone; phoc (no IPC): what the app window lost,
-        from the form's last frame. squeekboard's Visible where it runs."""
+        """("up"|"gone"|"moving", zone) of the keyboard on the screen, or None:
+        sway's workspace zone (and squeekboard's Visible where it runs);
+        phoc, which has no IPC: im_frames.phoc_reading."""
         if self.session.compositor == "phoc":
-            frames, _, _ = im_frames.read_log(self.log_path)
-            zone = OUTPUT[1] - frames[-1][1] if frames else None
-        else:
-            zone = self.session.keyboard_zone()
-        visible = zone is not None and zone > 0
-        if self.osk == "squeekboard":
-            visible = self.session.squeekboard_visible()
-        if zone is None or visible is None:
-            return None
-        return ("up", zone) if visible and zone > 0 else ("gone", 0) if not visible and zone == 0 else ("moving", zone)
+            return im_frames.phoc_reading(self.session, self.osk, self.mode, self.log_path, self.shown,
+                                          KEYBOARD["squeekboard"])
+        return im_frames.reading(self.session, self.osk != "squeekboard")
 
     def drawn_at(self, since, up_at, until):
         """When the OSK drew the keyboard that was up when the test saw it (its
