@@ -20,7 +20,8 @@ The screen's truth: on sway, squeekboard's Visible and sway's workspace (the
 zone), wvkbd by its zone alone; on phoc (no IPC), squeekboard's Visible with
 its height at 540 wide (172, as kiosk-test configures it there), wvkbd by how
 much the app window lost (phoc shrinks it for the zone), as kiosk-test reads
-phoc for Chromium.
+phoc for Chromium, and in full screen by its own Wayland log
+(im_frames.phoc_reading).
 """
 import os
 import signal

@@ -9,8 +9,8 @@ their Done button themselves (`--cycle MS`, as a user would, through no test
 hook the plugin could see) and log every frame they draw (`insetd-frame`), what
 QInputMethod tells them (`insetd-im`), each step (`insetd-cycle`) and the text
 their fields get (`insetd-text`). So a cell here reads the screen's truth
-meanwhile (the compositor's zone, squeekboard's Visible, as kiosk-test's Run
-does) and gives each cycle's frames to the one judge, frame_rule.CellJudge,
+meanwhile (sway's zone and squeekboard's Visible, as kiosk-test's Run does;
+phoc as im_frames.phoc_reading reads it) and gives each cycle's frames to the one judge, frame_rule.CellJudge,
 with the OSK's own drawing time for P6 (osk_surface); where each step settled
 is checked by scripts/osk/im-cycle-check against the keyboard's height derived
 by hand (squeekboard 172 at 540 wide, wvkbd's -H).
