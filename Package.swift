@@ -1,13 +1,6 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// The modules between a hotkey's read and its notification's send (P1,
-/// docs/PERFORMANCE.md "Stop 47") are optimized for speed in release builds,
-/// while the Makefile's `-Xswiftc -Osize` keeps every other module small: the
-/// frontend takes the last optimization flag it is given, and `-Xfrontend`
-/// flags come after the driver's own. Debug builds stay unoptimized.
-let speed: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-O"], .when(configuration: .release))]
-
 /// Project code is held to the strictest checks: Swift 6 language mode (complete
 /// concurrency checking) everywhere, and warnings fail the build in CI through
 /// `.ci/run` (`-Xswiftc -warnings-as-errors` would also reject dependency warnings).
@@ -42,7 +35,7 @@ let package = Package(
         // Pure: geometry, keyboard model, policy, filter, engine. No I/O, no clock, no C.
         // (libm: `Double.rounded()` lowers to `round`, and nothing else pulls libm in
         // for an executable that imports neither Foundation nor Glibc.)
-        .target(name: "InsetCore", swiftSettings: speed, linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        .target(name: "InsetCore", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         // C libraries, found with pkg-config; scripts/bootstrap installs the providers.
         .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
@@ -54,11 +47,10 @@ let package = Package(
         // Hardware: udev discovery, evdev reading, classification, hotkeys, tablet mode.
         .target(
             name: "InsetInput",
-            dependencies: ["InsetCore", "CLibudev", "CLibevdev", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: speed
+            dependencies: ["InsetCore", "CLibudev", "CLibevdev", .product(name: "Logging", package: "swift-log")]
         ),
         // Wire messages and framing, shared by the server and every client; the clients' socket connection.
-        .target(name: "InsetProtocol", dependencies: ["InsetCore", "InsetSocket"], swiftSettings: speed),
+        .target(name: "InsetProtocol", dependencies: ["InsetCore", "InsetSocket"]),
         // Trace records and their replay through the pure core (no I/O of its own).
         .target(name: "InsetTrace", dependencies: ["InsetCore", "InsetProtocol"]),
         // The socket server: sessions, fan-out, authorization.
@@ -70,7 +62,6 @@ let package = Package(
                 // The WebSocket transport for browser pages (insetd.js).
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
-            swiftSettings: speed,
             // web/insetd*.js and the demo, compiled in (WebAssets).
             plugins: ["WebAssetsPlugin"]
         ),
@@ -91,8 +82,7 @@ let package = Package(
                 "CLibyaml", "CConcurrencyHook",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-            ],
-            swiftSettings: speed
+            ]
         ),
         // The installed insetd is a multi-call binary: run as insetctl or insetd-osk
         // (symbolic links to it) it is those commands, so that one copy of the Swift
