@@ -17,9 +17,9 @@ final class InputReader {
     }
 
     /// What the per-event path needs of a device that is read, found by its
-    /// epoll token alone: a read hashes one integer and mutates the matcher in
-    /// place, instead of hashing the syspath twice and copying the device's
-    /// description out of `devices` and back.
+    /// epoll token alone: a read hashes one integer and changes the matcher in
+    /// place, and the device's description (strings) stays in `devices`, out
+    /// of the path between a hotkey and its notification.
     private final class Reading {
         let syspath: String
         let evdev: EvdevDevice
