@@ -86,6 +86,10 @@ package struct BridgeTiming: Hashable, Sendable {
     /// A hide the bridge did not ask for is the user's only when the OSK had been
     /// visible, and no show had been sent, for this long; sooner it is a drop.
     package var settle: Duration = .milliseconds(500)
+    /// After the bridge gave up on a show, a show the OSK makes within this
+    /// long is its late answer to the bridge's asks, not the user's (maliit's
+    /// first show after it starts, under KWin, can come seconds late).
+    package var lateShowAfterGivingUp: Duration = .seconds(5)
     /// A user's hide is reported after this long unless insetd hides meanwhile
     /// (squeekboard hides by itself on blur, and insetd's hide may come second).
     package var userHideHold: Duration = .milliseconds(250)

@@ -43,6 +43,8 @@ package struct BridgeMachine: Sendable {
     /// focus moved): a hide within `settle` of it is a drop, as after a show.
     private var restatedAt: Instant?
     private var lastShowSent: Instant?
+    /// When the bridge last gave up on a show (`giveUp`); cleared by the next show asked for.
+    private var gaveUpAt: Instant?
 
     // A show being asserted: sends so far in this episode, and when to look again.
     private var attempts = 0
@@ -213,6 +215,13 @@ package struct BridgeMachine: Sendable {
                 applied = nil
                 return
             }
+            if let gaveUp = gaveUpAt, now < gaveUp + timing.lateShowAfterGivingUp {
+                // The asks the bridge gave up on, answered late: insetd has
+                // hidden its keyboard since (and the field may be blurred).
+                out.append(.trace("\(name) showed after insetd-osk gave up on it: hiding it"))
+                applied = nil
+                return
+            }
             out.append(.log("\(name) was shown by itself or its user"))
             userSaid(true, &out)
             return
@@ -317,8 +326,9 @@ package struct BridgeMachine: Sendable {
         }
         if attached, applied != true { nextCheck = now }
         guard now >= nextCheck ?? now else { return }
-        guard attempts < timing.confirmDelays.count else { return giveUp(&out) }
+        guard attempts < timing.confirmDelays.count else { return giveUp(now: now, &out) }
         attempts += 1
+        gaveUpAt = nil
         nextCheck = now + timing.confirmDelays[attempts - 1]
         guard attached else { return }
         if attempts > 1 { out.append(.trace("\(name) not shown yet: asking again (attempt \(attempts))")) }
@@ -330,7 +340,8 @@ package struct BridgeMachine: Sendable {
         if !observable { nextCheck = nil }
     }
 
-    private mutating func giveUp(_ out: inout [BridgeAction]) {
+    private mutating func giveUp(now: Instant, _ out: inout [BridgeAction]) {
+        gaveUpAt = now
         var problem = "\(name) did not show after \(attempts) attempt\(attempts == 1 ? "" : "s")"
         if !attached { problem += " (it is not running)" }
         showProblem = problem

@@ -257,6 +257,25 @@ import Testing
         Line(ms: 1040, event: .oskObserved(visible: false), actions: [], wake: nil),
     ]
 
+    /// The OSK answers the four asks 1020 ms after the bridge gave up (2480 ms),
+    /// within `lateShowAfterGivingUp` (5 s, to 7480 ms): insetd has hidden its
+    /// keyboard, so the show is hidden again, not reported as the user's; the
+    /// OSK did show, so "did not show" is no longer insetd's problem. A show
+    /// after 7480 ms is the user's again.
+    static let lateAfterGivingUp: [Line] = Array(neverConfirmed.prefix(9)) + [
+        Line(
+            ms: 3500, event: .oskObserved(visible: true),
+            actions: [
+                .trace("squeekboard showed after insetd-osk gave up on it: hiding it"), .setOSKVisible(false),
+                .reportProblem(nil),
+            ], wake: nil),
+        Line(ms: 3510, event: .oskObserved(visible: false), actions: [], wake: nil),
+        Line(
+            ms: 9000, event: .oskObserved(visible: true),
+            actions: [.log("squeekboard was shown by itself or its user"), .reportVisibility(true), .checkFullscreen],
+            wake: 10000),
+    ]
+
     /// A named timeline; test output names it rather than printing every line.
     struct Timeline: Sendable, CustomTestStringConvertible {
         var name: String
@@ -283,6 +302,7 @@ import Testing
         Timeline("a full-screen window over the shown OSK: one log line and one report, the keyboard left as it is", fullscreen),
         Timeline("insetd hides and shows again before the OSK followed: shown again, its late hide is no user's", hideInFlight),
         Timeline("a focus and a quick blur: the late show is hidden again, not reported as the user's", showInFlight),
+        Timeline("a show that comes after the bridge gave up on it is hidden again, not the user's", lateAfterGivingUp),
     ]
 
     @Test(arguments: timelines)
