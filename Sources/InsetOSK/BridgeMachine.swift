@@ -95,6 +95,7 @@ package struct BridgeMachine: Sendable {
         case .linkConnected(let screen, let shown, let hardware, let keyboard):
             linked = true
             self.screen = screen
+            gauge.linked()
             // Shown already: the OSK may be up from before this insetd-osk (or
             // this link) began, and no reading has seen it hidden.
             if shown, let keyboard { gauge.expect(height: keyboard.height, screen: screen) }
@@ -379,18 +380,8 @@ package struct BridgeMachine: Sendable {
         areaCovered = covered
         if !reportsVisibility { observe(covered, now: now, &out) }
         if confirmOnArea, covered { confirmShown(&out) }
-        guard measuring(now: now), let frame = gauge.settledFrame(area, screen: screen(turnedLike: area.output)) else { return }
+        guard measuring(now: now), let frame = gauge.settledFrame(area, screen: screen) else { return }
         measured(frame, source: "sway's usable area", &out)
-    }
-
-    /// insetd's screen turned as the output is now. A turn reaches insetd from
-    /// its clients (a page's `transition`), not from the bridge, whose copy is
-    /// the one insetd's welcome gave; sway's output turns with the display, so
-    /// a frame measured in landscape is scaled into insetd's landscape screen.
-    private func screen(turnedLike output: Size) -> Size {
-        let outputWide = output.width > output.height, screenWide = screen.width > screen.height
-        guard output.width != output.height, screen.width != screen.height, outputWide != screenWide else { return screen }
-        return Size(width: screen.height, height: screen.width)
     }
 
     /// A show was asked for or seen, and its frame is not measured yet.
