@@ -171,16 +171,18 @@ import Testing
                 ms: 1060, event: Self.area(gap: 300),
                 actions: [.log("wvkbd's real frame: \(portrait) (from sway's usable area)"), .reportFrame(portrait)],
                 wake: 2010, readArea: 1160),
-            Line(ms: 1160, event: wide(300), actions: [], wake: 2010, readArea: 1210),
+            // The same zone as the reading before: settled at once; measured,
+            // the area is watched every 100 ms again.
+            Line(
+                ms: 1160, event: wide(300),
+                actions: [.log("wvkbd's real frame: \(widened) (from sway's usable area)"), .reportFrame(widened)],
+                wake: 2010, readArea: 1260),
+            // Refused: measured again at the next reading, 50 ms after the last.
+            Line(ms: 1170, event: .frameRefused, actions: [], wake: 2010, readArea: 1210),
             Line(
                 ms: 1210, event: wide(300),
                 actions: [.log("wvkbd's real frame: \(widened) (from sway's usable area)"), .reportFrame(widened)],
                 wake: 2010, readArea: 1310),
-            Line(ms: 1220, event: .frameRefused, actions: [], wake: 2010, readArea: 1260),
-            Line(
-                ms: 1260, event: wide(300),
-                actions: [.log("wvkbd's real frame: \(widened) (from sway's usable area)"), .reportFrame(widened)],
-                wake: 2010, readArea: 1360),
         ])
     }
 
