@@ -284,13 +284,18 @@ class Transitions:
         the output's width alone (172/540 of it from 540 px wide; no layout,
         hint or language changes it, docs/OSK.md), so the output's mode
         widens to 720x960 and back, its height kept: the keyboard goes 172 ->
-        230 -> 172 px with the app's window as tall as before. The field ends
+        230 -> 172 px (with Chromium) with the app's window as tall as before. The field ends
         above the keyboard of each height, and no frame is padded beyond what
         covers the window. The mode is set back whatever happens."""
         wide = (720, OUTPUT[1])
         # ceil(172 * 720 / 540) = ceil(229.3): squeekboard rounds its height up.
-        self.reshaped(name, [(("mode", f"{wide[0]}x{wide[1]}"), wide, 230),
-                             (("mode", f"{OUTPUT[0]}x{OUTPUT[1]}"), OUTPUT, 172)])
+        # It takes it when it makes its panel anew, as Chromium's text input
+        # changing at the resize has it do every time; under the Qt app it
+        # sometimes keeps its panel (172 at 720 wide), so there the frames are
+        # judged against whatever height it has.
+        heights = (230, 172) if self.run.app.name == "chromium" else (None, None)
+        self.reshaped(name, [(("mode", f"{wide[0]}x{wide[1]}"), wide, heights[0]),
+                             (("mode", f"{OUTPUT[0]}x{OUTPUT[1]}"), OUTPUT, heights[1])])
 
     def reshaped(self, name, changes):
         """Each (sway `output` setting, the output's size then, the keyboard's
