@@ -263,7 +263,9 @@ export class InsetdKeyboard extends EventTarget {
     this.pendingUpdate = requestAnimationFrame(() => {
       this.pendingUpdate = 0;
       if (!this.connected) return;
-      this.sendScreen(0.3);
+      // The page sees a turn at once (one resize, nothing animated): 0 s, so
+      // insetd moves the views with the screen, unanimated.
+      this.sendScreen(0);
       this.sendWindow();
       this.followViewport();
       for (const view of this.views.values()) {

@@ -265,7 +265,8 @@ public struct InsetPipeline: Sendable {
         for adjustment in pass.adjustments { out.append(.adjustment(adjustment)) }
     }
 
-    /// Rotation: the filter waits out the transition, but the new keyboard frame
+    /// Rotation: the filter waits out the transition (at least
+    /// `rotationReportWindow`), but the new keyboard frame
     /// is known now, so views are laid out against the new screen and the new
     /// keyboard as they report their new sizes (one adjustment each, animated with
     /// the transition, clamped to the final range); the frame the filter delivers
@@ -273,8 +274,9 @@ public struct InsetPipeline: Sendable {
     private mutating func beginTransition(duration: Duration, screen: Size?, now: Instant, into out: inout Outputs) {
         if let screen, screen != policy.screen {
             filter.suspend(now: now)
-            let endsAt = max(transition?.endsAt ?? now, now + duration)
-            transition = (endsAt, Animation(duration: duration, curve: .easeInOut))
+            let endsAt = max(transition?.endsAt ?? now, now + max(duration, configuration.rotationReportWindow))
+            // A turn of 0 s is the screen changing at once: the views follow unanimated.
+            transition = (endsAt, duration > .zero ? Animation(duration: duration, curve: .easeInOut) : .none)
             route(policy.handle(.screen(screen), now: now), into: &out)
             engine.prepare(keyboard: measuredOrNil(policy.frame, screen: screen), screen: screen)
         } else if duration > configuration.navigationThreshold {

@@ -90,15 +90,23 @@ public struct PipelineConfiguration: Hashable, Sendable {
     /// Transitions longer than this without a size change are navigations, which
     /// flush the filter so a pushed view gets the keyboard state at once.
     public var navigationThreshold: Duration
+    /// How long a rotation lasts at least, whatever its animation: the views'
+    /// new sizes reported within it are the rotation's (pinned, the filter
+    /// suspended). A compositor that turns the output at once (a transition of
+    /// 0 s, nothing to animate) still has its clients report their views over
+    /// the next frames.
+    public var rotationReportWindow: Duration
 
     public init(
         policy: KeyboardPolicyConfiguration = .default,
         filterWindow: Duration = .milliseconds(100),
-        navigationThreshold: Duration = .milliseconds(300)
+        navigationThreshold: Duration = .milliseconds(300),
+        rotationReportWindow: Duration = .milliseconds(300)
     ) {
         self.policy = policy
         self.filterWindow = filterWindow
         self.navigationThreshold = navigationThreshold
+        self.rotationReportWindow = rotationReportWindow
     }
 }
 

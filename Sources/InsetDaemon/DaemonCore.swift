@@ -199,6 +199,7 @@ final class DaemonCore {
         func view(_ name: String) -> ViewID { ViewID(client: client, name: name) }
         func reply(_ message: DaemonMessage) { outbox.send(message, to: client) }
         func acknowledge() { if let id = request.id { reply(.ok(id: id)) } }
+        if let bridge = request.message.bridgeName { bridgeReported(as: bridge, client: client) }
         switch request.message {
         case .hello:
             return  // the server answers a repeated hello itself

@@ -89,6 +89,20 @@ extension DaemonCore {
         logger.info("OSK bridge gone; the keyboard frames it reported stay", metadata: ["bridge": "\(reporter.bridge)"])
     }
 
+    /// A bridge of another OSK than the one whose frames insetd keeps, once
+    /// that one's bridge has left: the device switched OSKs (wvkbd's 300 px
+    /// would pad for squeekboard's 172). The kept frames are the old keyboard's
+    /// and are forgotten, here and in the learned-frames file: the configured
+    /// guess stands until the new bridge reports its own.
+    func bridgeReported(as bridge: String, client: ClientID) {
+        guard let reporter = frameReporter, reporter.client == nil, reporter.bridge != bridge else { return }
+        frameReporter = nil
+        logger.info(
+            "keyboard frames of another OSK forgotten", metadata: ["bridge": "\(bridge)", "reported by": "\(reporter.bridge)"])
+        feed(.floatingFrame(nil), from: .client(client))
+        framesLearned(pipeline.policy.reportedFrames)
+    }
+
     /// Where the keyboard frame in use comes from (`state.frameSource`).
     var frameSource: String {
         let reported = pipeline.policy.reportedFrame(for: pipeline.policy.screen) != nil

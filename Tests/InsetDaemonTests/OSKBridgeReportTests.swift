@@ -83,6 +83,29 @@ import Testing
         #expect(try state()?.keyboard?.rect == real)
     }
 
+    /// A device that switches OSKs: wvkbd's bridge reported 0,500,1280,300 and
+    /// left. A bridge of another OSK (squeekboard) forgets those frames at its
+    /// first report, so a show uses the configured landscape keyboard,
+    /// 0,591,1280,209 (800 - 209 = 591), until it reports its own. A bridge of
+    /// the same OSK keeps them (insetd-osk restarted), and so does any report
+    /// while wvkbd's bridge is still connected (it is still the one on screen).
+    @Test(arguments: [
+        ("squeekboard", false, Rect(x: 0, y: 591, width: 1280, height: 209), "configured"),
+        ("wvkbd", false, Rect(x: 0, y: 500, width: 1280, height: 300), "learned from wvkbd"),
+        ("squeekboard", true, Rect(x: 0, y: 500, width: 1280, height: 300), "reported by wvkbd"),
+    ])
+    func anotherOSKsBridgeForgetsTheFramesOfOneThatLeft(next: String, firstStays: Bool, shown: Rect, source: String) throws {
+        #expect(try request(bridge, .oskFrame(bridge: "wvkbd", frame: Rect(x: 0, y: 500, width: 1280, height: 300))) == [.ok(id: .number(1))])
+        if !firstStays {
+            outbox.leave(bridge)
+            core.handle(.server(.left(bridge)))
+        }
+        #expect(try request(other, .oskAnimation(bridge: next, animation: nil)) == [.ok(id: .number(1))])
+        #expect(try state()?.frameSource == source)
+        _ = try request(other, .command(.keyboard(.show)), id: nil)
+        #expect(try state()?.keyboard?.rect == shown)
+    }
+
     @Test func aProblemShowsInStatusUntilItsBridgeClearsItOrLeaves() throws {
         let problem = "squeekboard did not show after 4 attempts"
         #expect(try request(bridge, .oskProblem(bridge: "squeekboard", problem: problem)) == [.ok(id: .number(1))])

@@ -66,6 +66,26 @@ def reading(session, zone_only):
     return "moving", zone
 
 
+def phoc_reading(session, osk, mode, app_log, shown, squeekboard_height):
+    """("up"|"gone", zone) on phoc, which has no IPC, or None: squeekboard's
+    Visible with its height at 540 wide (as kiosk-test configures insetd
+    there); wvkbd in an app window by what the window lost (phoc shrinks it
+    for the zone: the app's last frame), in full screen (nothing shrinks) by
+    its own Wayland log (`shown`, an osk_surface.ShownHeight: a drawn layer
+    surface at the height phoc configured)."""
+    if osk == "squeekboard":
+        visible = session.squeekboard_visible()
+        return None if visible is None else ("up", squeekboard_height) if visible else ("gone", 0)
+    if mode == "kiosk":
+        height = shown()
+        return None if height is None else ("up", height) if height else ("gone", 0)
+    frames, _, _ = read_log(app_log)
+    if not frames:
+        return None
+    lost = OUTPUT[1] - frames[-1][1]
+    return ("up", lost) if lost > 0 else ("gone", 0)
+
+
 def frames_of(raw, told, app):
     """The judge's Frame records; a Qt app's with what QInputMethod told it last."""
     if app == "gtk":

@@ -13,14 +13,15 @@ draw and each step. A cell (`LAYOUT:MODE[:OSK]`, e.g. `form:app`,
 cycles with scripts/osk/im_frames.py and gives each to the run's CellJudge
 (scripts/osk/frame_rule.py); then checks each focus and blur settled against
 values worked out by hand (scripts/osk/kiosk_gtk_checks.py), and for the
-form in an app window that typing reaches the field. `hostile` is its own
+form in an app window that typing reaches the field. `hostile[:OSK]` is its own
 cell: no insetd, and insetd killed while padded and started again.
 
 The screen's truth: on sway, squeekboard's Visible and sway's workspace (the
 zone), wvkbd by its zone alone; on phoc (no IPC), squeekboard's Visible with
 its height at 540 wide (172, as kiosk-test configures it there), wvkbd by how
 much the app window lost (phoc shrinks it for the zone), as kiosk-test reads
-phoc for Chromium.
+phoc for Chromium, and in full screen by its own Wayland log
+(im_frames.phoc_reading).
 """
 import os
 import signal
@@ -30,9 +31,9 @@ import time
 
 from frame_rule import CellJudge, percentile
 from kiosk_gtk_checks import KEYBOARD, check_settled, check_absent, check_killed, module_is_default
-from kiosk_session import OUTPUT, read
+from kiosk_session import read
 import im_frames as IM
-from osk_surface import drawn_for
+from osk_surface import ShownHeight, drawn_for
 from processes import descendants
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -52,8 +53,8 @@ def parse_cases(text, compositor):
         raise SystemExit(f"kiosk-test: --app gtk runs on {' and '.join(DEFAULT_CASES)}, not {compositor}")
     cases = []
     for word in (text or DEFAULT_CASES[compositor]).split():
-        if word == "hostile":
-            cases.append(("hostile", "kiosk", "squeekboard"))
+        if word.split(":")[0] == "hostile":  # hostile[:OSK]: full screen, where the padding is the OSK's height
+            cases.append(("hostile", "kiosk", word.split(":")[1] if ":" in word else "squeekboard"))
             continue
         parts = word.split(":")
         if len(parts) not in (2, 3) or parts[0] not in ("form", "chat", "adw", "notes") or parts[1] not in MODES:
@@ -107,6 +108,7 @@ class GtkCell:
         self.judge = CellJudge()
         self.seconds = 0.0
         self.log_path = f"{session.dir}/gtk-{layout}-{osk}-{mode}.log"
+        self.shown = ShownHeight(f"{session.dir}/{osk}.log")
 
     @property
     def label(self):
@@ -121,15 +123,7 @@ class GtkCell:
         session = self.session
         if session.compositor == "sway":
             return IM.reading(session, self.osk != "squeekboard")
-        if self.osk == "squeekboard":
-            visible = session.squeekboard_visible()
-            return None if visible is None else ("up", KEYBOARD["squeekboard"]) if visible else ("gone", 0)
-        # phoc, wvkbd: no IPC and no Visible: the zone is what the app window lost.
-        frames, _, _ = IM.read_log(self.log_path)
-        if not frames:
-            return None
-        lost = OUTPUT[1] - frames[-1][1]
-        return ("up", lost) if lost > 0 else ("gone", 0)
+        return IM.phoc_reading(session, self.osk, self.mode, self.log_path, self.shown, KEYBOARD["squeekboard"])
 
     def sample(self, process, wanted, deadline):
         """Readings of the screen (before, after, state, zone) until the app
@@ -247,11 +241,12 @@ class GtkHostile(GtkCell):
 
     def run_cell(self):
         session, directory = self.session, self.session.dir
-        self.log_path = f"{directory}/gtk-hostile-absent.log"
+        self.log_path = f"{directory}/gtk-hostile-absent-{self.osk}.log"
         process = self.start_app(f"{directory}/absent.sock", "form", "--cycles", "2", "--max-wait", "0.5",
                                  "--period", str(self.app.period))
         try:
-            typer = self.type_after_focus("absent")
+            # phoc's first show can swallow wtype's keys (run_cell): the second focus.
+            typer = self.type_after_focus("absent", 2 if session.compositor == "phoc" else 1)
             process.wait(timeout=40)
             typer.join(5)
             self.report(check_absent(self.log_path))
@@ -259,13 +254,16 @@ class GtkHostile(GtkCell):
             self.fail("without insetd the app did not end")
         finally:
             session.processes.stop(process)
-        self.log_path = f"{directory}/gtk-hostile-killed.log"
+        self.log_path = f"{directory}/gtk-hostile-killed-{self.osk}.log"
         process = self.start_app(self.app.socket, "form", "--fullscreen", "--cycles", "3",
                                  "--period", str(self.app.period))
         try:
             insetd = [p for name, p in session.processes.started if name == "insetd"][-1]
             self.wait_steps("focus", 1)
-            time.sleep(0.8)
+            # Killed while padded: a first show can take a second (insetd-osk
+            # and the OSK starting up), so wait for the padding, not a time.
+            self.wait_padded(KEYBOARD[self.osk])
+            time.sleep(0.3)
             # insetd itself, SIGKILL: umockdev-run around it then ends by
             # itself and removes its testbed.
             for pid in descendants(insetd.pid):
@@ -277,7 +275,7 @@ class GtkHostile(GtkCell):
             restarted = time.time()
             self.restart_insetd(insetd.args)
             process.wait(timeout=40)
-            self.report(check_killed(self.log_path, killed, restarted))
+            self.report(check_killed(self.log_path, killed, restarted, KEYBOARD[self.osk]))
         except subprocess.TimeoutExpired:
             self.fail("the app did not end after insetd was killed")
         finally:
@@ -288,6 +286,14 @@ class GtkHostile(GtkCell):
         while time.time() < deadline:
             _, steps, _ = IM.read_log(self.log_path)
             if sum(k == kind for k, _ in steps) >= count:
+                return
+            time.sleep(0.05)
+
+    def wait_padded(self, padding, timeout=5):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            frames, _, _ = IM.read_log(self.log_path)
+            if frames and frames[-1][2] == padding:
                 return
             time.sleep(0.05)
 

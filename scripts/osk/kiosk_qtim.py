@@ -9,14 +9,15 @@ their Done button themselves (`--cycle MS`, as a user would, through no test
 hook the plugin could see) and log every frame they draw (`insetd-frame`), what
 QInputMethod tells them (`insetd-im`), each step (`insetd-cycle`) and the text
 their fields get (`insetd-text`). So a cell here reads the screen's truth
-meanwhile (the compositor's zone, squeekboard's Visible, as kiosk-test's Run
-does) and gives each cycle's frames to the one judge, frame_rule.CellJudge,
+meanwhile (sway's zone and squeekboard's Visible, as kiosk-test's Run does;
+phoc as im_frames.phoc_reading reads it) and gives each cycle's frames to the one judge, frame_rule.CellJudge,
 with the OSK's own drawing time for P6 (osk_surface); where each step settled
 is checked by scripts/osk/im-cycle-check against the keyboard's height derived
 by hand (squeekboard 172 at 540 wide, wvkbd's -H).
 
 After the cells of the run's last OSK (on sway with squeekboard, where the
-hostile checks have a keyboard whose Visible they can wait for): typing with
+hostile checks have a keyboard whose Visible they can wait for; on phoc with
+squeekboard the typing alone): typing with
 wtype (the virtual-keyboard protocol, as an OSK's key) reaches each form's
 field, also through Debian's ibus behind the plugin (QT_IM_MODULE=insetd:ibus)
 while insetd still shows the keyboard; the Insetd module's app (Examples/qt) with the plugin keeps the
@@ -35,7 +36,7 @@ import time
 import im_frames
 from frame_rule import CellJudge, percentile
 from kiosk_session import OUTPUT, insetd_status
-from osk_surface import drawn_for
+from osk_surface import ShownHeight, drawn_for
 from processes import descendants
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -93,9 +94,10 @@ class QtIm:
         return [ImRun(self, args, session, osk, mode, kind) for kind in kinds]
 
     def checks(self, args, session, osk, insetd):
-        if session.compositor != "sway" or osk != "squeekboard":
+        if osk != "squeekboard" or session.compositor not in ("sway", "phoc"):
             return []
-        return [Checks(self, args, session, osk, insetd)]
+        # phoc: typing only (the others do not depend on the compositor).
+        return [Checks(self, args, session, osk, insetd, only_typing=session.compositor == "phoc")]
 
 
 class ImRun:
@@ -108,27 +110,20 @@ class ImRun:
         self.failures, self.latencies, self.drawn = [], [], []
         self.judge = CellJudge()
         self.log_path = f"{session.dir}/qtim-{kind}-{osk}-{mode}.log"
-        self.last_height = None
+        self.shown = ShownHeight(f"{session.dir}/{osk}.log")
 
     def fail(self, text):
         self.failures.append(text)
         print(f"kiosk-test:   FAIL {self.app.name}/{self.osk}/{self.mode}: {text}", flush=True)
 
     def reading(self):
-        """("up"|"gone"|"moving", zone) of the keyboard on the screen, or None.
-        sway: its workspace's zone; phoc (no IPC): what the app window lost,
-        from the form's last frame. squeekboard's Visible where it runs."""
+        """("up"|"gone"|"moving", zone) of the keyboard on the screen, or None:
+        sway's workspace zone (and squeekboard's Visible where it runs);
+        phoc, which has no IPC: im_frames.phoc_reading."""
         if self.session.compositor == "phoc":
-            frames, _, _ = im_frames.read_log(self.log_path)
-            zone = OUTPUT[1] - frames[-1][1] if frames else None
-        else:
-            zone = self.session.keyboard_zone()
-        visible = zone is not None and zone > 0
-        if self.osk == "squeekboard":
-            visible = self.session.squeekboard_visible()
-        if zone is None or visible is None:
-            return None
-        return ("up", zone) if visible and zone > 0 else ("gone", 0) if not visible and zone == 0 else ("moving", zone)
+            return im_frames.phoc_reading(self.session, self.osk, self.mode, self.log_path, self.shown,
+                                          KEYBOARD["squeekboard"])
+        return im_frames.reading(self.session, self.osk != "squeekboard")
 
     def drawn_at(self, since, up_at, until):
         """When the OSK drew the keyboard that was up when the test saw it (its
@@ -186,8 +181,9 @@ class Checks:
     """The checks beside the cells: typing, typing through ibus, the module
     app, insetd killed and absent. Each failure is the run's."""
 
-    def __init__(self, adapter, args, session, osk, insetd):
+    def __init__(self, adapter, args, session, osk, insetd, only_typing=False):
         self.adapter, self.args, self.session, self.osk, self.insetd = adapter, args, session, osk, insetd
+        self.steps = (self.typing,) if only_typing else (self.typing, self.inner, self.module, self.killed, self.absent)
         self.mode, self.app = "checks", Kind("qt-im")
         self.failures, self.latencies, self.drawn, self.passed = [], [], [], []
         self.judge = CellJudge()
@@ -225,7 +221,7 @@ class Checks:
         return self.wait_for(seconds, lambda: f"field16 {text}" in self.lines("insetd-text "))
 
     def execute(self):
-        for step in (self.typing, self.inner, self.module, self.killed, self.absent):
+        for step in self.steps:
             try:
                 step()
             except Exception as error:  # noqa: BLE001: the step's failure, the next still runs
@@ -238,6 +234,10 @@ class Checks:
             process = self.start(kind, "--hold")
             try:
                 self.wait_for(5, lambda: self.session.squeekboard_visible())
+                # phoc drew nothing of a GTK app for up to 1.7 s at a first
+                # show, losing the keys sent then (docs/GTK.md): a second's pause.
+                if self.session.compositor == "phoc":
+                    time.sleep(1.0)
                 if self.typed("hello qt"):
                     self.ok(f"{kind}: typed 'hello qt' into field16")
                 else:
@@ -360,5 +360,7 @@ class Checks:
 
     def summary(self):
         verdict = "PASS" if not self.failures else f"FAIL ({len(self.failures)} problems)"
+        wanted = "2 checks: typing x2" if len(self.steps) == 1 else \
+            "6 checks: typing x2, through ibus, module app, insetd killed, insetd absent"
         return (f"{self.session.compositor:5} {self.app.name:10} {self.osk:11} {self.mode:6} {verdict:22} "
-                f"{len(self.passed)} of 6 checks: typing x2, through ibus, module app, insetd killed, insetd absent")
+                f"{len(self.passed)} of {wanted}")

@@ -77,3 +77,65 @@ def drawn_for(path, since, up_at, until):
     drawn = [t for t in drawn_times(path, time.time()) if since <= t < until]
     before = [t for t in drawn if up_at is not None and t <= up_at]
     return before[-1] if before else drawn[0] if drawn else None
+
+
+CONFIGURE = re.compile(r"^\[\s*\d+\.\d{3}\]\s+zwlr_layer_surface_v1@(\d+)\.configure\(\d+, \d+, (\d+)\)\s*$")
+
+
+class ShownHeight:
+    """How tall the OSK's keyboard is on the screen now, by its own Wayland
+    log: the height the compositor configured for a layer surface that has
+    drawn (a buffer committed) and is neither destroyed nor emptied since;
+    0 when none has. Where no IPC says where the keyboard is (phoc) and the
+    OSK has no Visible to ask (wvkbd), this is what can honestly be read: the
+    OSK's word that it drew, at the compositor's size. Reads only what the
+    log gained since the last call."""
+
+    def __init__(self, path):
+        self.path, self.offset, self.tail = path, 0, ""
+        self.surfaces = {}  # zwlr_layer_surface_v1 id -> its wl_surface id
+        self.heights = {}  # wl_surface id -> configured height
+        self.attached, self.shown = set(), set()
+
+    def __call__(self):
+        try:
+            with open(self.path, errors="replace") as f:
+                f.seek(self.offset)
+                text = f.read()
+                self.offset = f.tell()
+        except OSError:
+            return None
+        lines = (self.tail + text).split("\n")
+        self.tail = lines.pop()  # a line still being written
+        for line in lines:
+            self.take(line)
+        return max((self.heights.get(s, 0) for s in self.shown), default=0)
+
+    def take(self, line):
+        m = CONFIGURE.match(line)
+        if m:
+            if m.group(1) in self.surfaces:
+                self.heights[self.surfaces[m.group(1)]] = int(m.group(2))
+            return
+        m = LINE.match(line)
+        if not m:
+            return
+        interface, oid, request, args = m.group(3), m.group(4), m.group(5), m.group(6)
+        if interface == "zwlr_layer_shell_v1" and request == "get_layer_surface":
+            ids = re.search(r"zwlr_layer_surface_v1@(\d+), wl_surface@(\d+)", args)
+            if ids:
+                self.surfaces[ids.group(1)] = ids.group(2)
+                self.forget(ids.group(2))
+        elif interface == "zwlr_layer_surface_v1" and request == "destroy":
+            self.forget(self.surfaces.pop(oid, None))
+        elif interface == "wl_surface" and oid in self.surfaces.values():
+            if request == "attach":
+                (self.attached.add if not args.startswith("nil") else self.forget)(oid)
+            elif request == "commit" and oid in self.attached:
+                self.shown.add(oid)
+            elif request == "destroy":
+                self.forget(oid)
+
+    def forget(self, surface):
+        self.attached.discard(surface)
+        self.shown.discard(surface)

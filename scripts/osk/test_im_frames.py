@@ -130,5 +130,36 @@ class HeldP6(unittest.TestCase):
         self.assertEqual([round(v) for v in judge.drawn_to_visible], [150])
 
 
+
+class PhocReading(unittest.TestCase):
+    """phoc has no IPC: what each OSK and window mode is read by there."""
+
+    class Session:
+        def __init__(self, visible):
+            self.visible = visible
+
+        def squeekboard_visible(self):
+            return self.visible
+
+    def test_squeekboard_is_its_visible_at_its_height(self):
+        for mode in ("app", "kiosk"):
+            self.assertEqual(im_frames.phoc_reading(self.Session(True), "squeekboard", mode, None, None, 172), ("up", 172))
+            self.assertEqual(im_frames.phoc_reading(self.Session(False), "squeekboard", mode, None, None, 172), ("gone", 0))
+            self.assertIsNone(im_frames.phoc_reading(self.Session(None), "squeekboard", mode, None, None, 172))
+
+    def test_wvkbd_full_screen_is_its_own_drawing(self):
+        # Nothing shrinks in full screen: the OSK's log (ShownHeight) says.
+        for shown, want in ((300, ("up", 300)), (0, ("gone", 0)), (None, None)):
+            self.assertEqual(im_frames.phoc_reading(None, "wvkbd", "kiosk", None, lambda: shown, 172), want)
+
+    def test_wvkbd_app_window_is_what_the_window_lost(self):
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+            f.write("insetd-frame [1000, 960, 0, 0, 982]\ninsetd-frame [1100, 660, 0, 256, 660]\n")
+        self.addCleanup(os.unlink, f.name)
+        # 960 - 660: the 300 px zone phoc took from the window.
+        self.assertEqual(im_frames.phoc_reading(None, "wvkbd", "app", f.name, None, 172), ("up", 300))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -7,7 +7,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from osk_surface import WRAP, drawn_times, wall_time  # noqa: E402
+from osk_surface import WRAP, ShownHeight, drawn_times, wall_time  # noqa: E402
 
 LOG = """\
 [2548266.872]  -> zwlr_layer_shell_v1@28.get_layer_surface(new id zwlr_layer_surface_v1@36, wl_surface@35, wl_output@32, 2, "osk")
@@ -59,6 +59,38 @@ class DrawnTimes(unittest.TestCase):
 
     def test_no_log_no_times(self):
         self.assertEqual(drawn_times("/nonexistent/squeekboard.log", REFERENCE), [])
+
+
+# wvkbd's shape (a kiosk-test run on phoc): each show makes a layer surface,
+# each hide destroys it; the compositor's configure gives its height.
+WVKBD = [
+    ("[2805660.714]  -> zwlr_layer_shell_v1@6.get_layer_surface(new id zwlr_layer_surface_v1@14, wl_surface@13, wl_output@8, 2, \"wlroots\")\n"
+     "[2805660.735]  -> zwlr_layer_surface_v1@14.set_size(0, 300)\n"
+     "[2805660.745]  -> wl_surface@13.commit()\n"
+     "[2805660.949] zwlr_layer_surface_v1@14.configure(8, 540, 300)\n"),
+    "[2805687.639]  -> wl_surface@13.attach(wl_buffer@17, 0, 0)\n[2805687.700]  -> wl_surface@13.com",
+    "mit()\n",
+    "[2806853.074]  -> zwlr_layer_surface_v1@14.destroy()\n[2806853.093]  -> wl_surface@13.destroy()\n",
+]
+
+
+class Shown(unittest.TestCase):
+    def test_the_height_while_a_drawn_layer_surface_lives(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+            pass
+        self.addCleanup(os.unlink, f.name)
+        shown = ShownHeight(f.name)
+        got = []
+        for part in WVKBD:
+            with open(f.name, "a") as log:
+                log.write(part)
+            got.append(shown())
+        # Made and configured 300 tall but not drawn: 0; a buffer attached,
+        # its commit half written: still 0; the commit: 300; destroyed: 0.
+        self.assertEqual(got, [0, 0, 300, 0])
+
+    def test_no_log_no_reading(self):
+        self.assertIsNone(ShownHeight("/nonexistent/wvkbd.log")())
 
 
 if __name__ == "__main__":
