@@ -74,14 +74,6 @@ public struct Hotkey: Hashable, Sendable, Codable, CustomStringConvertible {
         keys.contains(key) && modifiers.allSatisfy { $0.contains(where: keys.contains) }
     }
 
-    /// Whether pressing `key` with exactly `held` modifiers down fires this hotkey:
-    /// every required modifier is held, and no other modifier is.
-    func matches(key pressed: Int, held: Set<Int>) -> Bool {
-        guard pressed == key else { return false }
-        guard modifiers.allSatisfy({ !$0.isDisjoint(with: held) }) else { return false }
-        return held.allSatisfy { code in modifiers.contains { $0.contains(code) } }
-    }
-
     private static func code(of name: String, in combination: String) throws(HotkeyError) -> Int {
         let full = name.hasPrefix("KEY_") || name.hasPrefix("BTN_") ? name : "KEY_" + name
         let code = libevdev_event_code_from_name(UInt32(EV_KEY), full)
@@ -108,33 +100,74 @@ extension Substring {
 /// Privacy: the only key state it keeps is which *modifier* keys are down. Any
 /// other key is compared with the hotkeys and forgotten in the same call; nothing
 /// about it is stored, returned or logged.
+///
+/// It runs for every key event of every device read, on the reader thread,
+/// ahead of a hotkey's notification: the held modifiers and each hotkey's are
+/// bit masks (eight modifier keys), so an event costs a few integer operations
+/// and no allocation.
 public struct HotkeyMatcher: Sendable {
     public let hotkeys: [Hotkey]
-    private var heldModifiers: Set<Int> = []
+    /// `hotkeys` as masks, in the same order (the first match wins).
+    private let masks: [Masks]
+    private var held: UInt8 = 0
+
+    /// One hotkey's modifiers as bits of `HotkeyMatcher.bit(of:)`.
+    private struct Masks: Sendable {
+        var key: Int
+        /// One mask per required modifier: any of its bits satisfies it.
+        var required: [UInt8]
+        /// Every bit a required modifier allows; a held modifier outside it is
+        /// a different combination.
+        var allowed: UInt8
+        var action: HotkeyAction
+    }
 
     public init(hotkeys: [Hotkey]) {
         self.hotkeys = hotkeys
+        masks = hotkeys.map { hotkey in
+            let required = hotkey.modifiers.map { $0.reduce(UInt8(0)) { $0 | Self.bit(of: $1) } }
+            return Masks(
+                key: hotkey.key, required: required, allowed: required.reduce(0, |), action: hotkey.action)
+        }
+    }
+
+    /// A modifier key's bit in the masks; 0 for any other key.
+    private static func bit(of code: Int) -> UInt8 {
+        switch code {
+        case Int(KEY_LEFTCTRL): 1 << 0
+        case Int(KEY_RIGHTCTRL): 1 << 1
+        case Int(KEY_LEFTSHIFT): 1 << 2
+        case Int(KEY_RIGHTSHIFT): 1 << 3
+        case Int(KEY_LEFTALT): 1 << 4
+        case Int(KEY_RIGHTALT): 1 << 5
+        case Int(KEY_LEFTMETA): 1 << 6
+        case Int(KEY_RIGHTMETA): 1 << 7
+        default: 0
+        }
     }
 
     /// A key event as read (`value` 1 press, 0 release, 2 autorepeat). Returns the
     /// action of the hotkey it completes, if any. Repeats never fire.
     public mutating func keyEvent(code: Int, value: Int32) -> HotkeyAction? {
-        if Hotkey.modifierCodes.contains(code) {
-            if value == 1 { heldModifiers.insert(code) } else if value == 0 { heldModifiers.remove(code) }
-            // A modifier can also be the whole hotkey (no modifiers of its own).
-        }
+        // A modifier can also be the whole hotkey (no modifiers of its own):
+        // it never counts as held for its own press.
+        let bit = Self.bit(of: code)
+        if value == 1 { held |= bit } else if value == 0 { held &= ~bit }
         guard value == 1 else { return nil }
-        let others = heldModifiers.subtracting([code])
-        return hotkeys.first { $0.matches(key: code, held: others) }?.action
+        let others = held & ~bit
+        for hotkey in masks where hotkey.key == code && others & ~hotkey.allowed == 0 {
+            if hotkey.required.allSatisfy({ $0 & others != 0 }) { return hotkey.action }
+        }
+        return nil
     }
 
     /// A state update replayed after `SYN_DROPPED`: it changes which modifiers are
     /// held but is not a key press, so it never fires a hotkey.
     public mutating func resync(code: Int, value: Int32) {
-        guard Hotkey.modifierCodes.contains(code) else { return }
-        if value == 0 { heldModifiers.remove(code) } else { heldModifiers.insert(code) }
+        let bit = Self.bit(of: code)
+        if value == 0 { held &= ~bit } else { held |= bit }
     }
 
     /// Number of modifiers currently held (for tests; never which other keys).
-    public var heldModifierCount: Int { heldModifiers.count }
+    public var heldModifierCount: Int { held.nonzeroBitCount }
 }

@@ -12,9 +12,24 @@ import Synchronization
 final class InputReader {
     private struct OpenDevice {
         var device: InputDevice
-        var evdev: EvdevDevice?
+        /// The device's `Reading`'s key in `readings` and in epoll; nil for a device not read.
+        var token: UInt64?
+    }
+
+    /// What the per-event path needs of a device that is read, found by its
+    /// epoll token alone: a read hashes one integer and changes the matcher in
+    /// place, and the device's description (strings) stays in `devices`, out
+    /// of the path between a hotkey and its notification.
+    private final class Reading {
+        let syspath: String
+        let evdev: EvdevDevice
         var matcher: HotkeyMatcher
-        var token: UInt64
+
+        init(syspath: String, evdev: EvdevDevice, matcher: HotkeyMatcher) {
+            self.syspath = syspath
+            self.evdev = evdev
+            self.matcher = matcher
+        }
     }
 
     private static let monitorToken: UInt64 = 0
@@ -32,7 +47,7 @@ final class InputReader {
     private let wakeups: WakeupCounter
     private let heartbeat: ReaderHeartbeat
     private var devices: [String: OpenDevice] = [:]
-    private var syspathsByToken: [UInt64: String] = [:]
+    private var readings: [UInt64: Reading] = [:]
     private var nextToken: UInt64 = 3
     private var tablet = TabletModeTracker()
 
@@ -59,7 +74,8 @@ final class InputReader {
     }
 
     deinit {
-        devices.removeAll()
+        // Closes every device before the epoll set.
+        readings.removeAll()
         close(epoll)
     }
 
@@ -151,9 +167,9 @@ final class InputReader {
             logger.error("input device cannot be watched", metadata: metadata.merging(["error": "\(error)"]) { $1 })
             return
         }
-        syspathsByToken[token] = description.syspath
-        devices[description.syspath] = OpenDevice(
-            device: device, evdev: evdev, matcher: HotkeyMatcher(hotkeys: classifier.hotkeys), token: token)
+        readings[token] = Reading(
+            syspath: description.syspath, evdev: evdev, matcher: HotkeyMatcher(hotkeys: classifier.hotkeys))
+        devices[description.syspath] = OpenDevice(device: device, token: token)
         logger.info("input device opened", metadata: metadata)
         publishDevices()
         if case .keyboard = device.classification.kind { emit(.keyboardAttached(device)) } else { emit(.deviceWatched(device)) }
@@ -164,8 +180,7 @@ final class InputReader {
 
     /// Remembers a device that is not read (so `remove` can report it) and says so.
     private func trackIgnored(_ device: InputDevice) {
-        devices[device.description.syspath] = OpenDevice(
-            device: device, evdev: nil, matcher: HotkeyMatcher(hotkeys: []), token: 0)
+        devices[device.description.syspath] = OpenDevice(device: device, token: nil)
         publishDevices()
         emit(.deviceIgnored(device))
     }
@@ -187,9 +202,8 @@ final class InputReader {
         guard let open = devices.removeValue(forKey: syspath) else { return }
         // The published list is current before anyone hears of the removal.
         publishDevices()
-        if let evdev = open.evdev {
-            epoll_ctl(epoll, EPOLL_CTL_DEL, evdev.fileDescriptor, nil)
-            syspathsByToken[open.token] = nil
+        if let token = open.token, let reading = readings.removeValue(forKey: token) {
+            epoll_ctl(epoll, EPOLL_CTL_DEL, reading.evdev.fileDescriptor, nil)
         }
         logger.info(
             "input device removed",
@@ -203,27 +217,26 @@ final class InputReader {
     }
 
     private func service(token: UInt64, events: UInt32) {
-        guard let syspath = syspathsByToken[token], var open = devices[syspath], let evdev = open.evdev else { return }
+        guard let reading = readings[token] else { return }
         if events & UInt32(EPOLLIN.rawValue) != 0 {
-            let result = evdev.drain { event in
+            let result = reading.evdev.drain { event in
                 switch event {
                 case .normal(let type, let code, let value):
-                    if type == UInt32(EV_KEY), let action = open.matcher.keyEvent(code: Int(code), value: value) {
+                    if type == UInt32(EV_KEY), let action = reading.matcher.keyEvent(code: Int(code), value: value) {
                         emit(.hotkey(action))
                     } else if type == UInt32(EV_SW), code == UInt32(SW_TABLET_MODE) {
-                        setTabletMode(value != 0, for: syspath)
+                        setTabletMode(value != 0, for: reading.syspath)
                     }
                 case .resync(let type, let code, let value):
                     if type == UInt32(EV_KEY) {
-                        open.matcher.resync(code: Int(code), value: value)
+                        reading.matcher.resync(code: Int(code), value: value)
                     } else if type == UInt32(EV_SW), code == UInt32(SW_TABLET_MODE) {
-                        setTabletMode(value != 0, for: syspath)
+                        setTabletMode(value != 0, for: reading.syspath)
                     }
                 }
             }
-            devices[syspath]?.matcher = open.matcher
             if case .failed(let error) = result {
-                remove(syspath, because: "read failed: \(InputSystemError("read", errno: error))")
+                remove(reading.syspath, because: "read failed: \(InputSystemError("read", errno: error))")
                 return
             }
         }
@@ -231,7 +244,7 @@ final class InputReader {
         // queued": without this check the level-triggered epoll would spin.
         let hangUp = UInt32(EPOLLHUP.rawValue) | UInt32(EPOLLERR.rawValue) | UInt32(EPOLLRDHUP.rawValue)
         if events & hangUp != 0 {
-            remove(syspath, because: "hang-up")
+            remove(reading.syspath, because: "hang-up")
         }
     }
 

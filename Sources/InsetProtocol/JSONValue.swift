@@ -91,9 +91,39 @@ public enum JSONValue: Hashable, Sendable {
         if number == 0 { return output.append(UInt8(ascii: "0")) }
         // Whole numbers (most geometry) without formatting a String.
         if number.rounded(.towardZero) == number, abs(number) < 1e15 { return write(Int(number), to: &output) }
+        // Up to three decimals (an animation's duration in seconds, half
+        // points) from integers too. k / 1000 is the double nearest the decimal
+        // k/1000, so that decimal reads back as `number`; below 2^43 (the bound
+        // keeps it under 10^9) no other decimal of at most three places does,
+        // and one with more places has more digits: it is the shortest
+        // round-trip form `description` writes (`JSONValueTests` compares them).
+        let thousandths = (number * 1000).rounded()
+        if abs(thousandths) < 1e12, thousandths / 1000 == number {
+            return writeThousandths(Int(thousandths), to: &output)
+        }
         var text = number.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         output += text.utf8
+    }
+
+    /// `thousandths / 1000` as a decimal without trailing zeros (not a whole number).
+    private static func writeThousandths(_ thousandths: Int, to output: inout [UInt8]) {
+        let whole = thousandths / 1000
+        var fraction = Int(thousandths.magnitude % 1000)
+        // The sign of -0.5, whose whole part is 0.
+        if thousandths < 0 && whole == 0 { output.append(UInt8(ascii: "-")) }
+        write(whole, to: &output)
+        output.append(UInt8(ascii: "."))
+        var digits = 3
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        var divisor = digits == 3 ? 100 : digits == 2 ? 10 : 1
+        while divisor > 0 {
+            output.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            divisor /= 10
+        }
     }
 
     static func write(_ integer: Int, to output: inout [UInt8]) {

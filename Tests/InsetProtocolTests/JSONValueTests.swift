@@ -59,6 +59,25 @@ import Testing
             #expect(String(decoding: value.bytes, as: UTF8.self) == (try Self.foundation(value)))
         }
     }
+
+    /// Numbers of up to three decimals are written from integers: the same
+    /// bytes as Swift's shortest round-trip `description` (what they were
+    /// written with before), every thousandth near zero and samples up to the
+    /// bound of that path (1e9) and beyond it.
+    @Test func thousandthsAreWrittenAsDescriptionWritesThem() {
+        var numbers = (-30_000...30_000).map { Double($0) / 1000 }
+        numbers += [0.1, 0.2, 0.3, 1.1, 2.675, 1.005, 1e-3, 0.0005, 0.00001, 123_456_789.125, 999_999_999.999, 1e9 + 0.5]
+        numbers += [7_654_321_012.5, 123_456_789_012.25, 1e12 + 0.5, 8.8e12 + 0.125].flatMap { [$0, -$0] }
+        var generator = SplitMix64(seed: 0x7_0005)
+        for _ in 0..<20_000 {
+            numbers.append(Double(Int64(truncatingIfNeeded: generator.next()) % 2_000_000_000_000) / 1000)
+        }
+        for number in numbers where number != number.rounded(.towardZero) {
+            var bytes: [UInt8] = []
+            JSONValue.write(number, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == number.description, "\(number)")
+        }
+    }
 }
 
 /// A small seeded generator (SplitMix64) for repeatable random cases.

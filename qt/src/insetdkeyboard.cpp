@@ -58,7 +58,7 @@ QEasingCurve InsetdKeyboard::curve(int insetdCurve)
 
 QRectF InsetdKeyboard::rectangle() const
 {
-    if (!m_visible)
+    if (!m_visible || m_window.shrunkForKeyboard())
         return QRectF();
     const QRectF window = m_window.geometry();
     const QRectF covered = m_screenRect.intersected(window);
@@ -86,6 +86,7 @@ void InsetdKeyboard::handle(insetd_event *event)
         m_visible = state.keyboard_visible;
         m_screenRect = QRectF(state.keyboard.x, state.keyboard.y, state.keyboard.width, state.keyboard.height);
         m_hardware = state.hardware_keyboard;
+        m_window.setKeyboardUp(m_visible);
         emit connectedChanged();
         emit changed();
         break;
@@ -93,6 +94,7 @@ void InsetdKeyboard::handle(insetd_event *event)
         // No keyboard is known now: every view gets its own state back.
         m_connected = false;
         m_visible = false;
+        m_window.setKeyboardUp(false);
         m_views.restoreAll();
         emit connectedChanged();
         emit changed();
@@ -102,6 +104,7 @@ void InsetdKeyboard::handle(insetd_event *event)
         const insetd_rect end = insetd_event_keyboard_get_end(event);
         m_visible = phase != INSETD_PHASE_WILL_HIDE && phase != INSETD_PHASE_DID_HIDE;
         m_screenRect = QRectF(end.x, end.y, end.width, end.height);
+        m_window.setKeyboardUp(m_visible);
         m_durationMs = int(std::lround(insetd_event_get_duration(event) * 1000));
         m_easing = curve(insetd_event_get_curve(event));
         emit changed();

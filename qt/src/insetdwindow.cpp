@@ -23,9 +23,38 @@ void InsetdWindow::adopt(QQuickWindow *window)
     connect(window, &QWindow::yChanged, &m_timer, start);
     connect(window, &QWindow::widthChanged, &m_timer, start);
     connect(window, &QWindow::heightChanged, &m_timer, start);
+    connect(window, &QWindow::widthChanged, this, &InsetdWindow::remember);
+    connect(window, &QWindow::heightChanged, this, &InsetdWindow::remember);
     connect(window, &QWindow::screenChanged, this, &InsetdWindow::watchScreen);
     watchScreen(window->screen());
+    remember();
     m_timer.start();
+}
+
+void InsetdWindow::setKeyboardUp(bool up)
+{
+    m_keyboardUp = up;
+    remember();
+}
+
+// A size that cannot be a shrink for the keyboard becomes the one to compare
+// with: any while the keyboard is down; while it is up, a new width (the
+// output turned: the window is laid out anew) or more height than before.
+void InsetdWindow::remember()
+{
+    if (!m_window)
+        return;
+    const QSizeF size = m_window->size();
+    if (!m_keyboardUp || size.width() != m_unshrunk.width() || size.height() > m_unshrunk.height())
+        m_unshrunk = size;
+}
+
+bool InsetdWindow::shrunkForKeyboard() const
+{
+    if (!m_window || !m_keyboardUp)
+        return false;
+    const QSizeF size = m_window->size();
+    return size.width() == m_unshrunk.width() && size.height() < m_unshrunk.height();
 }
 
 void InsetdWindow::watchScreen(QScreen *screen)

@@ -29,6 +29,17 @@ public:
     /// size may still be on its way (sway shrinks it for the keyboard's zone,
     /// grows it back). The last one sent once the window is gone.
     QRectF geometry() const;
+    /// insetd says the keyboard is up (true) or down: the window's size while
+    /// it is down is the one a compositor shrinks for it (`shrunkForKeyboard`).
+    void setKeyboardUp(bool up);
+    /// The compositor shrank the window while the keyboard is up: same width,
+    /// less height than while it was down. A compositor shrinks a window for
+    /// the keyboard to end it at the keyboard's top (sway's and phoc's
+    /// exclusive zone, Mir's maximized window, KWin's resize out of the
+    /// keyboard's way), so the keyboard covers none of it, wherever insetd
+    /// still places the keyboard: the configured frame, or a real one the
+    /// OSK has changed since (maliit's word row coming and going on KWin).
+    bool shrunkForKeyboard() const;
 
 signals:
     /// insetd was told the window's place and size.
@@ -36,6 +47,7 @@ signals:
 
 private:
     void send();
+    void remember();
     void watchScreen(QScreen *screen);
     void sendScreen();
 
@@ -43,6 +55,10 @@ private:
     QPointer<QQuickWindow> m_window;
     QTimer m_timer;
     QRectF m_sent;
+    bool m_keyboardUp = false;
+    /// The window's size while the keyboard was down, or since it last
+    /// turned (a new width) or grew past it: not shrunk for the keyboard.
+    QSizeF m_unshrunk;
     /// The output's size as last seen (empty: not yet).
     QSize m_screen;
     QMetaObject::Connection m_screenWatch;

@@ -114,4 +114,51 @@ TestCase {
         late.Insetd.follow = false
         compare(late.Insetd.view, "")
     }
+
+    // A compositor shrinks the window while the keyboard is up (KWin to end it
+    // at maliit's top, which may be lower than insetd's frame: maliit 288 tall
+    // under a configured 324). Shrunk to 400x450 (screen 100..550), insetd's
+    // keyboard (500..800) would cover 50 of it; the window was shrunk for the
+    // keyboard, so none: rectangle empty, probe 0, the margin the Flickable's
+    // own 10 (insetd's 50 + 10 held back), the field still at insetd's 170
+    // (it ends at 560 - 170 = 390, above 450 - 10). Back to 600: 200 again.
+    // A new width is a turn, not a shrink: 300x450 is covered 500..550, in the
+    // window 0,400 300x50. And a window that was 450 tall before the keyboard
+    // came up is covered by it as usual: 50.
+    function test_6_shrunk_for_the_keyboard() {
+        bottomField.forceActiveFocus()
+        const keyboard = flick.Insetd.keyboard
+        tryCompare(keyboard, "visible", true, 3000)
+        tryCompare(flick, "bottomMargin", 210, 3000)
+        win.height = 450
+        compare(keyboard.rectangle, Qt.rect(0, 0, 0, 0))
+        tryCompare(probe.Insetd, "bottomInset", 0, 1000)
+        tryCompare(flick, "bottomMargin", 10, 1000)
+        // insetd hears of the 450 window and says 50: still held back.
+        wait(300)
+        compare(flick.bottomMargin, 10)
+        tryCompare(flick, "contentY", 170, 3000)
+        compare(keyboard.rectangle, Qt.rect(0, 0, 0, 0))
+        win.height = 600
+        compare(keyboard.rectangle, Qt.rect(0, 400, 400, 200))
+        tryCompare(probe.Insetd, "bottomInset", 200, 1000)
+        tryCompare(flick, "bottomMargin", 210, 3000)
+        win.width = 300
+        win.height = 450
+        compare(keyboard.rectangle, Qt.rect(0, 400, 300, 50))
+        tryCompare(probe.Insetd, "bottomInset", 50, 1000)
+        tryCompare(flick, "bottomMargin", 60, 3000)
+        outside.forceActiveFocus()
+        tryCompare(keyboard, "visible", false, 3000)
+        tryCompare(flick, "bottomMargin", 10, 3000)
+        win.width = 400
+        bottomField.forceActiveFocus()
+        tryCompare(keyboard, "visible", true, 3000)
+        compare(keyboard.rectangle, Qt.rect(0, 400, 400, 50))
+        tryCompare(probe.Insetd, "bottomInset", 50, 1000)
+        tryCompare(flick, "bottomMargin", 60, 3000)
+        outside.forceActiveFocus()
+        tryCompare(keyboard, "visible", false, 3000)
+        win.height = 600
+    }
 }
