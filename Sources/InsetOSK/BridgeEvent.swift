@@ -105,6 +105,11 @@ package struct BridgeTiming: Hashable, Sendable {
     package var watchInterval: Duration = .milliseconds(100)
     /// How often it is read while a show or hide asked of such an OSK is not seen yet: a frame.
     package var confirmInterval: Duration = .milliseconds(16)
+    /// After the output changed size under a shown OSK, how long its zone from
+    /// before is taken for its old panel rather than its keyboard on the new
+    /// output: squeekboard lays itself out anew 100-200 ms after (here), wvkbd
+    /// keeps its height, which is then measured once this has passed.
+    package var relayoutWait: Duration = .milliseconds(500)
 
     package init() {}
 }

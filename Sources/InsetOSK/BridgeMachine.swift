@@ -66,8 +66,12 @@ package struct BridgeMachine: Sendable {
     /// (the OSK seen hidden: the gap without it, the baseline).
     private var lastAreaRead: Instant?
     private var baselineWanted = false
-    /// The output's size at the last reading of sway's usable area.
+    /// The output's size and bottom gap at the last reading of sway's usable area.
     private var lastOutput: Size?
+    private var lastGap: Double?
+    /// When the output last changed size under a shown OSK, and the gap then
+    /// (`BridgeTiming.relayoutWait`).
+    private var outputChanged: (at: Instant, gap: Double)?
     /// The OSK was attached and then ended, and has not attached since: insetd
     /// is told (again on every link), so it shows no keyboard meanwhile.
     private var oskEnded = false
@@ -97,6 +101,7 @@ package struct BridgeMachine: Sendable {
         case .linkConnected(let screen, let shown, let hardware, let keyboard):
             linked = true
             self.screen = screen
+            gauge.linked()
             // Shown already: the OSK may be up from before this insetd-osk (or
             // this link) began, and no reading has seen it hidden.
             if shown, let keyboard { gauge.expect(height: keyboard.height, screen: screen) }
@@ -384,24 +389,20 @@ package struct BridgeMachine: Sendable {
         // there is measured anew (wvkbd keeps showing through a turn).
         if let last = lastOutput, last != area.output, observed == true || applied == true {
             measureUntil = now + timing.measureWindow
+            if let lastGap { outputChanged = (now, lastGap) }
         }
         lastOutput = area.output
+        lastGap = area.bottomGap
+        // The zone from before the change is the OSK's old panel (squeekboard's
+        // 230 px on the 540 output it has left), not yet its keyboard there:
+        // reported, insetd would keep it for that screen and pad for it.
+        let oldPanel = outputChanged.map { area.bottomGap == $0.gap && now < $0.at + timing.relayoutWait } ?? false
         let covered = gauge.read(area)
         areaCovered = covered
         if !reportsVisibility { observe(covered, now: now, &out) }
         if confirmOnArea, covered { confirmShown(&out) }
-        guard measuring(now: now), let frame = gauge.settledFrame(area, screen: screen(turnedLike: area.output)) else { return }
+        guard measuring(now: now), !oldPanel, let frame = gauge.settledFrame(area, screen: screen) else { return }
         measured(frame, source: "sway's usable area", &out)
-    }
-
-    /// insetd's screen turned as the output is now. A turn reaches insetd from
-    /// its clients (a page's `transition`), not from the bridge, whose copy is
-    /// the one insetd's welcome gave; sway's output turns with the display, so
-    /// a frame measured in landscape is scaled into insetd's landscape screen.
-    private func screen(turnedLike output: Size) -> Size {
-        let outputWide = output.width > output.height, screenWide = screen.width > screen.height
-        guard output.width != output.height, screen.width != screen.height, outputWide != screenWide else { return screen }
-        return Size(width: screen.height, height: screen.width)
     }
 
     /// A show was asked for or seen, and its frame is not measured yet.

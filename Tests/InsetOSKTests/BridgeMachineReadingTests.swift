@@ -150,6 +150,74 @@ import Testing
         ])
     }
 
+    /// wvkbd shown, measured on the 390x844 output (300: y 544), and the
+    /// output takes a mode 520 wide under it (as squeekboard grows with the
+    /// output's width): the frame is measured again in insetd's screen grown
+    /// with the output, 520x844 (0, 844 - 300 = 544, 520 wide), not scaled
+    /// into the welcome's 390 (which insetd would keep as that screen's
+    /// keyboard), once the zone from before has held `relayoutWait` (an OSK
+    /// that lays itself out anew changes it sooner), and reported again until
+    /// insetd's clients say the screen is 520 wide.
+    @Test func aFrameMeasuredOnAWiderOutputIsInAScreenAsWide() {
+        let portrait = Rect(x: 0, y: 544, width: 390, height: 300)
+        let widened = Rect(x: 0, y: 544, width: 520, height: 300)
+        func wide(_ gap: Double) -> BridgeEvent {
+            .usableArea(SwayUsableArea(output: Size(width: 520, height: 844), bottomGap: gap))
+        }
+        Self.run(Self.wvkbdShownAt1000 + [
+            Line(
+                ms: 1010, event: Self.area(gap: 300),
+                actions: [.trace("wvkbd shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2010, readArea: 1060),
+            Line(
+                ms: 1060, event: Self.area(gap: 300),
+                actions: [.log("wvkbd's real frame: \(portrait) (from sway's usable area)"), .reportFrame(portrait)],
+                wake: 2010, readArea: 1160),
+            // The same zone as before the change: the OSK's old panel for
+            // `relayoutWait` (500 ms, to 1660), read every 50 ms meanwhile.
+        ] + (0..<10).map { n in
+            Line(ms: 1160 + 50 * n, event: wide(300), actions: [], wake: 2010, readArea: 1210 + 50 * n)
+        } + [
+            // Held that long: wvkbd's height on the new output. Measured, the
+            // area is watched every 100 ms again.
+            Line(
+                ms: 1660, event: wide(300),
+                actions: [.log("wvkbd's real frame: \(widened) (from sway's usable area)"), .reportFrame(widened)],
+                wake: 2010, readArea: 1760),
+            // Refused: measured again at the next reading, 50 ms after the last.
+            Line(ms: 1670, event: .frameRefused, actions: [], wake: 2010, readArea: 1710),
+            Line(
+                ms: 1710, event: wide(300),
+                actions: [.log("wvkbd's real frame: \(widened) (from sway's usable area)"), .reportFrame(widened)],
+                wake: 2010, readArea: 1810),
+        ])
+    }
+
+    /// As above, but the OSK lays itself out anew for the wider output 100 ms
+    /// after (squeekboard: 300 -> 350 here): its new zone is measured as soon
+    /// as two readings agree (1260), not held (0, 844 - 350 = 494, 520 wide).
+    @Test func aPanelLaidOutAnewOnAWiderOutputIsMeasuredAtOnce() {
+        let portrait = Rect(x: 0, y: 544, width: 390, height: 300)
+        let widened = Rect(x: 0, y: 494, width: 520, height: 350)
+        func wide(_ gap: Double) -> BridgeEvent {
+            .usableArea(SwayUsableArea(output: Size(width: 520, height: 844), bottomGap: gap))
+        }
+        Self.run(Self.wvkbdShownAt1000 + [
+            Line(
+                ms: 1010, event: Self.area(gap: 300),
+                actions: [.trace("wvkbd shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2010, readArea: 1060),
+            Line(
+                ms: 1060, event: Self.area(gap: 300),
+                actions: [.log("wvkbd's real frame: \(portrait) (from sway's usable area)"), .reportFrame(portrait)],
+                wake: 2010, readArea: 1160),
+            Line(ms: 1160, event: wide(300), actions: [], wake: 2010, readArea: 1210),
+            Line(ms: 1210, event: wide(350), actions: [], wake: 2010, readArea: 1260),
+            Line(
+                ms: 1260, event: wide(350),
+                actions: [.log("wvkbd's real frame: \(widened) (from sway's usable area)"), .reportFrame(widened)],
+                wake: 2010, readArea: 1360),
+        ])
+    }
+
     /// squeekboard's zone in sway's usable area: 228, so y 844 - 228 = 616.
     static let squeekboardFrame = Rect(x: 0, y: 616, width: 390, height: 228)
 

@@ -19,6 +19,8 @@ import Testing
         var frame: Rect?
         /// The keyboard height insetd says is up before the first reading (`expect`), in `screen`.
         var expected: Double? = nil
+        /// The output from the second reading on (a new mode, scale or turn), where it changes.
+        var resized: Size? = nil
     }
 
     static let portrait = Size(width: 390, height: 844)
@@ -54,6 +56,19 @@ import Testing
         // insetd's 150 on its 390x844 is 300 of a 780x1688 output: 340 - 300 = 40.
         Row(name: "insetd's keyboard scaled to the output", output: Size(width: 780, height: 1688), screen: portrait,
             gaps: [340, 340], covered: [true, true], frame: Rect(x: 0, y: 674, width: 390, height: 150), expected: 150),
+        // A new mode 520 wide, as tall: insetd's screen grows with it (520x844), not 390 wide.
+        Row(name: "an output widened is in a screen as wide", output: portrait, screen: portrait,
+            gaps: [0, 304, 304], covered: [false, true, true], frame: Rect(x: 0, y: 540, width: 520, height: 304),
+            resized: Size(width: 520, height: 844)),
+        // Turned: insetd's screen turned with it (844x390), 390 - 200 = 190.
+        Row(name: "an output turned is in the turned screen", output: portrait, screen: portrait,
+            gaps: [0, 200, 200], covered: [false, true, true], frame: Rect(x: 0, y: 190, width: 844, height: 200),
+            resized: Size(width: 844, height: 390)),
+        // Two of the output's points are one of insetd's at the welcome: 1040x1688 is 520x844 of insetd's;
+        // a 600 gap is 300 of them, at (1688 - 600) / 2 = 544.
+        Row(name: "an output twice insetd's screen, widened", output: Size(width: 780, height: 1688), screen: portrait,
+            gaps: [0, 600, 600], covered: [false, true, true], frame: Rect(x: 0, y: 544, width: 520, height: 300),
+            resized: Size(width: 1040, height: 1688)),
     ]
 
     @Test(arguments: rows.indices) func row(_ index: Int) {
@@ -62,8 +77,8 @@ import Testing
         if let expected = row.expected { gauge.expect(height: expected, screen: row.screen) }
         var frame: Rect?
         var covered: [Bool] = []
-        for gap in row.gaps {
-            let area = SwayUsableArea(output: row.output, bottomGap: gap)
+        for (n, gap) in row.gaps.enumerated() {
+            let area = SwayUsableArea(output: n > 0 ? row.resized ?? row.output : row.output, bottomGap: gap)
             covered.append(gauge.read(area))
             frame = gauge.settledFrame(area, screen: row.screen)
         }
