@@ -263,9 +263,11 @@ export class InsetdKeyboard extends EventTarget {
     this.pendingUpdate = requestAnimationFrame(() => {
       this.pendingUpdate = 0;
       if (!this.connected) return;
-      // The page sees a turn at once (one resize, nothing animated): 0 s, so
-      // insetd moves the views with the screen, unanimated.
-      this.sendScreen(0);
+      // 0.3 s, though a Wayland compositor turns the window at once: the OSK
+      // lays itself out anew after the turn, and its report, applied over
+      // 0.3 s, reaches a window the compositor has not yet resized for it
+      // with next to nothing (applied at once, 58-98 px for a frame).
+      this.sendScreen(0.3);
       this.sendWindow();
       this.followViewport();
       for (const view of this.views.values()) {

@@ -25,6 +25,9 @@ public struct InsetPipeline: Sendable {
     private var transition: (endsAt: Instant, animation: Animation)?
     /// A bridge will report the real frame (`frameAwaited`).
     public private(set) var frameAwaited = false
+    /// The bridge reported a frame since the screen last changed size: the OSK
+    /// as it is laid out on this screen (`measuredOrNil`).
+    private var reportedSinceScreenChange = false
 
     /// How long a show waits for an OSK bridge's report that the keyboard is on
     /// the screen, when a bridge that measures it is there (and a frame change
@@ -156,6 +159,7 @@ public struct InsetPipeline: Sendable {
             // real frame (a rotation's filter still waits for its end, but its
             // views move now: `applyMidRotation`).
             if rect != nil {
+                reportedSinceScreenChange = true
                 deliver(filter.flush(now: now), into: &out)
                 applyMidRotation(into: &out)
             }
@@ -239,16 +243,16 @@ public struct InsetPipeline: Sendable {
         if let adjustment { out.append(.adjustment(adjustment)) }
     }
 
-    /// A keyboard frame for views resized mid-rotation: none while it is a
-    /// guess (the configured height) that a bridge's measurement for this
-    /// screen is about to replace. The OSK lays itself out anew for the turned
-    /// output (squeekboard's zone is gone for about 120 ms, then 270 px where
-    /// 209 were configured), so the guess would pad for a keyboard not on the
-    /// screen; the measurement moves the views when it comes.
+    /// A keyboard frame for views resized mid-rotation: none until the
+    /// measuring bridge reports the OSK on this screen. The OSK lays itself
+    /// out anew for the turned output, or not at all (squeekboard's zone is
+    /// gone for about 120 ms, then 270 px where 209 were configured; shown
+    /// through D-Bus for an app with no text input, it keeps its 172 px panel
+    /// on the turned output), so neither the configured guess nor the frame
+    /// remembered for this screen is known to be on the screen; the report
+    /// moves the views when it comes.
     private func measuredOrNil(_ frame: Rect?, screen: Size) -> Rect? {
-        guard frame != nil, frameAwaited, !policy.hardwareKeyboardUsable, policy.reportedFrame(for: screen) == nil else {
-            return frame
-        }
+        guard frame != nil, frameAwaited, !policy.hardwareKeyboardUsable, !reportedSinceScreenChange else { return frame }
         return nil
     }
 
@@ -273,6 +277,7 @@ public struct InsetPipeline: Sendable {
     /// afterwards then changes nothing for them.
     private mutating func beginTransition(duration: Duration, screen: Size?, now: Instant, into out: inout Outputs) {
         if let screen, screen != policy.screen {
+            reportedSinceScreenChange = false
             filter.suspend(now: now)
             let endsAt = max(transition?.endsAt ?? now, now + max(duration, configuration.rotationReportWindow))
             // A turn of 0 s is the screen changing at once: the views follow unanimated.
@@ -303,9 +308,12 @@ public struct InsetPipeline: Sendable {
             // in the frame the keyboard appears, to the real keyboard.
             // Not the accessory bar a hardware keyboard leaves: the app draws
             // it, and the bridge keeps the OSK hidden then.
+            // A rotation's frame waits for the report too: the OSK on the
+            // turned screen may not be the one remembered for it (`measuredOrNil`).
             let known = policy.reportedFrame(for: change.screen) != nil
+            let turned = transition != nil && !reportedSinceScreenChange
             let awaited = frameAwaited && change.frame != nil && !policy.hardwareKeyboardUsable
-                && (note.phase == .willShow || !known)
+                && (note.phase == .willShow || !known || turned)
             let wait = awaited ? (known ? Self.frameReportWait : Self.frameMeasureWait) : nil
             deliver(filter.submit(change, now: out.now, wait: wait), into: &out)
         }

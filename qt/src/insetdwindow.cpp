@@ -81,10 +81,12 @@ void InsetdWindow::sendScreen()
     m_screen = size;
     if (first || !ctx)
         return;
-    // 0 s: the window takes its turned size at once, so insetd moves the views
-    // with it, unanimated (it still pins each view's corner as they report).
+    // 0.3 s, as insetd.js says a turn lasts: insetd pins each view's corner
+    // through it, and the OSK's report for the turned screen is applied over
+    // it, so a window the compositor has not yet resized for that report is
+    // not padded for it in one step.
     const insetd_size screen{double(size.width()), double(size.height())};
-    insetd_transition(ctx, 0, &screen);
+    insetd_transition(ctx, 0.3, &screen);
 }
 
 QRectF InsetdWindow::geometry() const
