@@ -33,6 +33,21 @@ import Testing
             Line(ms: 1000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 1080, readArea: 16),
     ]
 
+    /// ... then seen at 1010 (300: y 844 - 300 = 544) and measured at the
+    /// second equal reading, 1060; the area watched every 100 ms from then.
+    static let wvkbdMeasuredInPortrait: [Line] = wvkbdShownAt1000 + [
+        Line(
+            ms: 1010, event: Self.area(gap: 300),
+            actions: [.trace("wvkbd shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2010, readArea: 1060),
+        Line(
+            ms: 1060, event: Self.area(gap: 300),
+            actions: [
+                .log("wvkbd's real frame: \(Rect(x: 0, y: 544, width: 390, height: 300)) (from sway's usable area)"),
+                .reportFrame(Rect(x: 0, y: 544, width: 390, height: 300)),
+            ],
+            wake: 2010, readArea: 1160),
+    ]
+
     /// wvkbd: shown and hidden as sway's usable area says. Its zone grows in
     /// two steps (100, then 300), so the frame is the second 300 (y 844 - 300);
     /// a hide 200 ms after the show is a drop (settled only at 1000 + 500).
@@ -121,19 +136,11 @@ import Testing
     /// landscape under it: the frame is measured again there, two equal
     /// readings after the turn (its 200: y 390 - 200 = 190, 844 wide).
     @Test func aTurnUnderAShownOSKIsMeasuredAgain() {
-        let portrait = Rect(x: 0, y: 544, width: 390, height: 300)
         let landscape = Rect(x: 0, y: 190, width: 844, height: 200)
         func turned(_ gap: Double) -> BridgeEvent {
             .usableArea(SwayUsableArea(output: Size(width: 844, height: 390), bottomGap: gap))
         }
-        Self.run(Self.wvkbdShownAt1000 + [
-            Line(
-                ms: 1010, event: Self.area(gap: 300),
-                actions: [.trace("wvkbd shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2010, readArea: 1060),
-            Line(
-                ms: 1060, event: Self.area(gap: 300),
-                actions: [.log("wvkbd's real frame: \(portrait) (from sway's usable area)"), .reportFrame(portrait)],
-                wake: 2010, readArea: 1160),
+        Self.run(Self.wvkbdMeasuredInPortrait + [
             // Measured: read every 100 ms (wvkbd cannot say it is shown).
             Line(ms: 1160, event: turned(200), actions: [], wake: 2010, readArea: 1210),
             Line(
@@ -159,19 +166,11 @@ import Testing
     /// that lays itself out anew changes it sooner), and reported again until
     /// insetd's clients say the screen is 520 wide.
     @Test func aFrameMeasuredOnAWiderOutputIsInAScreenAsWide() {
-        let portrait = Rect(x: 0, y: 544, width: 390, height: 300)
         let widened = Rect(x: 0, y: 544, width: 520, height: 300)
         func wide(_ gap: Double) -> BridgeEvent {
             .usableArea(SwayUsableArea(output: Size(width: 520, height: 844), bottomGap: gap))
         }
-        Self.run(Self.wvkbdShownAt1000 + [
-            Line(
-                ms: 1010, event: Self.area(gap: 300),
-                actions: [.trace("wvkbd shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2010, readArea: 1060),
-            Line(
-                ms: 1060, event: Self.area(gap: 300),
-                actions: [.log("wvkbd's real frame: \(portrait) (from sway's usable area)"), .reportFrame(portrait)],
-                wake: 2010, readArea: 1160),
+        Self.run(Self.wvkbdMeasuredInPortrait + [
             // The same zone as before the change: the OSK's old panel for
             // `relayoutWait` (500 ms, to 1660), read every 50 ms meanwhile.
         ] + (0..<10).map { n in
@@ -196,19 +195,11 @@ import Testing
     /// after (squeekboard: 300 -> 350 here): its new zone is measured as soon
     /// as two readings agree (1260), not held (0, 844 - 350 = 494, 520 wide).
     @Test func aPanelLaidOutAnewOnAWiderOutputIsMeasuredAtOnce() {
-        let portrait = Rect(x: 0, y: 544, width: 390, height: 300)
         let widened = Rect(x: 0, y: 494, width: 520, height: 350)
         func wide(_ gap: Double) -> BridgeEvent {
             .usableArea(SwayUsableArea(output: Size(width: 520, height: 844), bottomGap: gap))
         }
-        Self.run(Self.wvkbdShownAt1000 + [
-            Line(
-                ms: 1010, event: Self.area(gap: 300),
-                actions: [.trace("wvkbd shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2010, readArea: 1060),
-            Line(
-                ms: 1060, event: Self.area(gap: 300),
-                actions: [.log("wvkbd's real frame: \(portrait) (from sway's usable area)"), .reportFrame(portrait)],
-                wake: 2010, readArea: 1160),
+        Self.run(Self.wvkbdMeasuredInPortrait + [
             Line(ms: 1160, event: wide(300), actions: [], wake: 2010, readArea: 1210),
             Line(ms: 1210, event: wide(350), actions: [], wake: 2010, readArea: 1260),
             Line(

@@ -202,8 +202,12 @@ class CellJudge:
                 continue
             zone = zones.pop()
             base = base_viewport(f) if callable(base_viewport) else base_viewport
-            shrunk = app_window and base is not None and f.viewport < base - 0.5
-            allowed = 0 if shrunk or zone == 0 else zone
+            # A window the compositor shrank lost its bottom to the keyboard's
+            # zone as it was then; a keyboard grown since (a new size or a turn:
+            # the window is resized a frame or more after the zone) covers the
+            # difference until the window follows.
+            lost = base - f.viewport if app_window and base is not None and f.viewport < base - 0.5 else 0
+            allowed = max(0, zone - lost)
             self.judged += 1
             if f.inset > allowed + 1:
                 self.excess += 1

@@ -23,8 +23,10 @@ What must be true, derived from what the screen shows (not from insetd):
   - (sway) the output turned to landscape and back: the keyboard stays up,
     at the OSK's height for each orientation, and the field ends above it. An
     app window's frame is judged against the unshrunk height of its own
-    orientation (`unshrunk`): smaller, sway shrank it for the keyboard and no
-    inset is allowed; not yet smaller, the keyboard's whole zone is.
+    orientation (`unshrunk`): smaller, sway shrank it for the keyboard, and
+    only a keyboard taller than what the window lost covers any of it (the
+    window follows a grown keyboard a frame or more late); not yet smaller,
+    the keyboard's whole zone is.
   - (sway, squeekboard, Chromium) the keyboard's height changed: the output's mode
     widened to 720x960 and back (squeekboard 1.21 grows with the output's
     width alone: 172 -> 230 -> 172 px, docs/OSK.md), the window as tall; judged

@@ -49,6 +49,17 @@ class TimelineTests(unittest.TestCase):
         judge, wrong = self.judge([frame(1.5, viewport=788, inset=0, field_bottom=780)], app_window=True)
         self.assertEqual((judge.excess, judge.covered), (0, 0))
 
+    def test_a_window_shrunk_for_a_smaller_keyboard_is_covered_by_the_difference(self):
+        # The window lost 100 (viewport 860 of 960) to an earlier, smaller zone;
+        # the 172 keyboard now up covers 172 - 100 = 72 of it until the
+        # compositor shrinks it again: 72 allowed, 74 is 2 over (more than 1).
+        judge, wrong = self.judge([frame(1.5, viewport=860, inset=72), frame(1.6, viewport=860, inset=74)], app_window=True)
+        self.assertEqual((judge.judged, judge.excess, judge.peak), (2, 1, 2))
+        self.assertIn("viewport 860, inset 74, allowed 72", wrong[0])
+        # Shrunk for a larger zone than the keyboard now (lost 230): nothing covered.
+        judge, wrong = self.judge([frame(1.5, viewport=730, inset=1)], app_window=True)
+        self.assertEqual((judge.excess, wrong), (0, []))
+
     def test_a_turned_app_window_is_judged_against_its_own_unshrunk_height(self):
         # The screen turned to 960x540; the app window's viewport is 484 there
         # with no keyboard (540 less a 56 px bar), 904 in portrait. Keyboard
