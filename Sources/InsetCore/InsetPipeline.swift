@@ -31,8 +31,8 @@ public struct InsetPipeline: Sendable {
 
     /// How long a show waits for an OSK bridge's report that the keyboard is on
     /// the screen, when a bridge that measures it is there (and a frame change
-    /// too, while no frame is known for the orientation: the first show after
-    /// the OSK appears or the screen turns). The report delivers it at once, to
+    /// too, while no frame is known for the orientation, and a rotation's
+    /// frame until the bridge reports it on the turned screen). The report delivers it at once, to
     /// the real frame; if none comes, the frame is applied when this runs out.
     /// squeekboard is drawn 50-120 ms after the show, and insetd-osk reports
     /// its frame when two sway readings 50 ms apart agree; with the machine
@@ -257,8 +257,8 @@ public struct InsetPipeline: Sendable {
     }
 
     /// A bridge's report mid-rotation is the OSK laid out on the turned screen:
-    /// the views, which had no keyboard while its frame there was a guess
-    /// (`measuredOrNil`), move to it now, with the transition's animation, and
+    /// the views, which had no keyboard until it came (`measuredOrNil`), move
+    /// to it now, with the transition's animation, and
     /// the focused field with them. The filter's delivery at the transition's
     /// end then changes nothing.
     private mutating func applyMidRotation(into out: inout Outputs) {
@@ -270,11 +270,13 @@ public struct InsetPipeline: Sendable {
     }
 
     /// Rotation: the filter waits out the transition (at least
-    /// `rotationReportWindow`), but the new keyboard frame
-    /// is known now, so views are laid out against the new screen and the new
-    /// keyboard as they report their new sizes (one adjustment each, animated with
-    /// the transition, clamped to the final range); the frame the filter delivers
-    /// afterwards then changes nothing for them.
+    /// `rotationReportWindow`), but the new keyboard frame is announced now, so
+    /// views are laid out against the new screen and the new keyboard as they
+    /// report their new sizes (one adjustment each, animated with the
+    /// transition, clamped to the final range), with no keyboard while a
+    /// measuring bridge has not reported it on the new screen
+    /// (`measuredOrNil`); the frame the filter delivers afterwards then changes
+    /// nothing for them.
     private mutating func beginTransition(duration: Duration, screen: Size?, now: Instant, into out: inout Outputs) {
         if let screen, screen != policy.screen {
             reportedSinceScreenChange = false
@@ -299,7 +301,8 @@ public struct InsetPipeline: Sendable {
             let change = KeyboardFrameChange(
                 frame: note.phase == .willHide ? nil : note.endFrame, screen: policy.screen,
                 animation: note.animation)
-            // Mid-rotation, views still reporting their new size use the newest frame.
+            // Mid-rotation, views still reporting their new size use the newest
+            // frame, once the bridge has reported it on the new screen.
             if transition != nil { engine.prepare(keyboard: measuredOrNil(change.frame, screen: change.screen), screen: change.screen) }
             // With a bridge that measures the OSK, a show moves the views when
             // the bridge confirms the OSK on the screen (its report of the

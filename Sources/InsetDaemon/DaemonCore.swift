@@ -199,7 +199,6 @@ final class DaemonCore {
         func view(_ name: String) -> ViewID { ViewID(client: client, name: name) }
         func reply(_ message: DaemonMessage) { outbox.send(message, to: client) }
         func acknowledge() { if let id = request.id { reply(.ok(id: id)) } }
-        if let bridge = request.message.bridgeName { bridgeReported(as: bridge, client: client) }
         switch request.message {
         case .hello:
             return  // the server answers a repeated hello itself
@@ -225,6 +224,8 @@ final class DaemonCore {
         case .oskVisibility(let bridge, let visible):
             logger.info("OSK changed by itself or its user", metadata: ["bridge": "\(bridge)", "visible": "\(visible)"])
         case .oskAnimation(let bridge, let animation):
+            // Said once per link and OSK, only while one is attached: the OSK's own name.
+            bridgeReported(as: bridge, client: client)
             reportedAnimation(animation, by: bridge)
         case .oskRunning(let bridge, let running):
             reportedRunning(running, by: bridge, client: client)
@@ -246,6 +247,7 @@ final class DaemonCore {
                     id: request.id)))
                 return
             }
+            if frame != nil { bridgeReported(as: bridge, client: client) }
             reportedFrame(frame, by: bridge, client: client)
         case .oskProblem(let bridge, let problem):
             reportedProblem(problem, by: bridge, client: client)

@@ -93,7 +93,10 @@ extension DaemonCore {
     /// that one's bridge has left: the device switched OSKs (wvkbd's 300 px
     /// would pad for squeekboard's 172). The kept frames are the old keyboard's
     /// and are forgotten, here and in the learned-frames file: the configured
-    /// guess stands until the new bridge reports its own.
+    /// guess stands until the new bridge reports its own. Heard only from
+    /// reports a bridge makes with an OSK attached (its animation, an accepted
+    /// frame), which carry that OSK's name; a bridge waiting for its OSK
+    /// reports problems under a placeholder, which must not count.
     func bridgeReported(as bridge: String, client: ClientID) {
         guard let reporter = frameReporter, reporter.client == nil, reporter.bridge != bridge else { return }
         frameReporter = nil

@@ -59,6 +59,10 @@ package struct BridgeMachine: Sendable {
     private var nextFullscreenCheck: Instant?
     private var realFrame: Rect?
     private var reportedFrame: Rect?
+    /// The output changed size: the next frame measured is reported even if
+    /// insetd has it already, since insetd waits for a report on each new
+    /// screen (a quick turn and back measures the frame it had).
+    private var reportAgain = false
     /// Until when the compositor's usable area is read for the real frame.
     package private(set) var measureUntil: Instant?
     private var gauge = ExclusiveZoneGauge()
@@ -390,6 +394,7 @@ package struct BridgeMachine: Sendable {
         if let last = lastOutput, last != area.output, observed == true || applied == true {
             measureUntil = now + timing.measureWindow
             if let lastGap { outputChanged = (now, lastGap) }
+            reportAgain = true
         }
         lastOutput = area.output
         lastGap = area.bottomGap
@@ -441,7 +446,8 @@ package struct BridgeMachine: Sendable {
     }
 
     private mutating func report(frame: Rect, _ out: inout [BridgeAction]) {
-        guard linked, frame != reportedFrame else { return }
+        guard linked, frame != reportedFrame || reportAgain else { return }
+        reportAgain = false
         reportedFrame = frame
         out.append(.reportFrame(frame))
     }

@@ -203,17 +203,6 @@ extension ClientMessage {
         }
     }
 
-    /// The bridge a bridge's report names (its OSK backend: "squeekboard",
-    /// "wvkbd", ...); nil for every other message.
-    public var bridgeName: String? {
-        switch self {
-        case .oskVisibility(let bridge, _), .oskFrame(let bridge, _), .oskAnimation(let bridge, _),
-            .oskProblem(let bridge, _), .oskRunning(let bridge, _):
-            bridge
-        default: nil
-        }
-    }
-
     /// The core event a client's message becomes, or nil for messages the daemon
     /// answers itself (hello, subscribe, status, devices, rotate). One mapping for
     /// the daemon and the fuzzer, so what is fuzzed is what runs.

@@ -93,8 +93,8 @@ public enum JSONValue: Hashable, Sendable {
         if number.rounded(.towardZero) == number, abs(number) < 1e15 { return write(Int(number), to: &output) }
         // Up to three decimals (an animation's duration in seconds, half
         // points) from integers too. k / 1000 is the double nearest the decimal
-        // k/1000, so that decimal reads back as `number`; below 2^43 (the bound
-        // keeps it under 10^9) no other decimal of at most three places does,
+        // k/1000, so that decimal reads back as `number`; with |k| below 10^12
+        // (`number` under 10^9) no other decimal of at most three places does,
         // and one with more places has more digits: it is the shortest
         // round-trip form `description` writes (`JSONValueTests` compares them).
         let thousandths = (number * 1000).rounded()

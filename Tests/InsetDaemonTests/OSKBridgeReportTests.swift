@@ -106,6 +106,19 @@ import Testing
         #expect(try state()?.keyboard?.rect == shown)
     }
 
+    /// A restarted insetd-osk still waiting for its OSK reports its problems
+    /// under a placeholder ("osk"), and a refused frame proves nothing: the
+    /// frames wvkbd's bridge left stay (0,500,1280,300).
+    @Test func aWaitingBridgeOrARefusedFrameForgetsNothing() throws {
+        #expect(try request(bridge, .oskFrame(bridge: "wvkbd", frame: Rect(x: 0, y: 500, width: 1280, height: 300))) == [.ok(id: .number(1))])
+        outbox.leave(bridge)
+        core.handle(.server(.left(bridge)))
+        _ = try request(other, .oskProblem(bridge: "osk", problem: "osk did not show after 4 attempts (it is not running)"))
+        _ = try request(other, .oskRunning(bridge: "osk", running: false))
+        _ = try request(other, .oskFrame(bridge: "squeekboard", frame: Rect(x: 5000, y: 5000, width: 390, height: 280)))
+        #expect(try state()?.frameSource == "learned from wvkbd")
+    }
+
     @Test func aProblemShowsInStatusUntilItsBridgeClearsItOrLeaves() throws {
         let problem = "squeekboard did not show after 4 attempts"
         #expect(try request(bridge, .oskProblem(bridge: "squeekboard", problem: problem)) == [.ok(id: .number(1))])

@@ -132,6 +132,21 @@ import Testing
         ])
     }
 
+    /// wvkbd measured in portrait (y 544, reported at 1060), and the output
+    /// turns to landscape and back before the landscape zone settles (one
+    /// reading at 1160): the portrait frame measured again at 1260 (two equal
+    /// readings, 1210 and 1260) is reported again, though insetd had it, since
+    /// insetd waits for a report after each change of the screen.
+    @Test func aQuickTurnAndBackReportsTheFrameAgain() {
+        let portrait = Rect(x: 0, y: 544, width: 390, height: 300)
+        let turned = BridgeEvent.usableArea(SwayUsableArea(output: Size(width: 844, height: 390), bottomGap: 200))
+        Self.run(Self.wvkbdMeasuredInPortrait + [
+            Line(ms: 1160, event: turned, actions: [], wake: 2010, readArea: 1210),
+            Line(ms: 1210, event: Self.area(gap: 300), actions: [], wake: 2010, readArea: 1260),
+            Line(ms: 1260, event: Self.area(gap: 300), actions: [.reportFrame(portrait)], wake: 2010, readArea: 1360),
+        ])
+    }
+
     /// wvkbd shown, measured in portrait (300: y 544), and the output turns to
     /// landscape under it: the frame is measured again there, two equal
     /// readings after the turn (its 200: y 390 - 200 = 190, 844 wide).
