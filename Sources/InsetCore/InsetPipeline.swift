@@ -32,8 +32,9 @@ public struct InsetPipeline: Sendable {
     /// How long a show waits for an OSK bridge's report that the keyboard is on
     /// the screen, when a bridge that measures it is there (and a frame change
     /// too, while no frame is known for the orientation, and a rotation's
-    /// frame until the bridge reports it on the turned screen). The report delivers it at once, to
-    /// the real frame; if none comes, the frame is applied when this runs out.
+    /// frame until the bridge reports it on the turned screen). The report
+    /// delivers it at once, to the real frame; if none comes, the frame is
+    /// applied when this runs out.
     /// squeekboard is drawn 50-120 ms after the show, and insetd-osk reports
     /// its frame when two sway readings 50 ms apart agree; with the machine
     /// also running a full test suite, a 250 ms bound ran out before the report
@@ -251,7 +252,7 @@ public struct InsetPipeline: Sendable {
     /// on the turned output), so neither the configured guess nor the frame
     /// remembered for this screen is known to be on the screen; the report
     /// moves the views when it comes.
-    private func measuredOrNil(_ frame: Rect?, screen: Size) -> Rect? {
+    private func measuredOrNil(_ frame: Rect?) -> Rect? {
         guard frame != nil, frameAwaited, !policy.hardwareKeyboardUsable, !reportedSinceScreenChange else { return frame }
         return nil
     }
@@ -285,7 +286,7 @@ public struct InsetPipeline: Sendable {
             // A turn of 0 s is the screen changing at once: the views follow unanimated.
             transition = (endsAt, duration > .zero ? Animation(duration: duration, curve: .easeInOut) : .none)
             route(policy.handle(.screen(screen), now: now), into: &out)
-            engine.prepare(keyboard: measuredOrNil(policy.frame, screen: screen), screen: screen)
+            engine.prepare(keyboard: measuredOrNil(policy.frame), screen: screen)
         } else if duration > configuration.navigationThreshold {
             deliver(filter.flush(now: now), into: &out)
         }
@@ -303,7 +304,7 @@ public struct InsetPipeline: Sendable {
                 animation: note.animation)
             // Mid-rotation, views still reporting their new size use the newest
             // frame, once the bridge has reported it on the new screen.
-            if transition != nil { engine.prepare(keyboard: measuredOrNil(change.frame, screen: change.screen), screen: change.screen) }
+            if transition != nil { engine.prepare(keyboard: measuredOrNil(change.frame), screen: change.screen) }
             // With a bridge that measures the OSK, a show moves the views when
             // the bridge confirms the OSK on the screen (its report of the
             // frame), and a configured frame is a guess it is about to

@@ -41,12 +41,14 @@ import Testing
             actions: [.trace("wvkbd shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2010, readArea: 1060),
         Line(
             ms: 1060, event: Self.area(gap: 300),
-            actions: [
-                .log("wvkbd's real frame: \(Rect(x: 0, y: 544, width: 390, height: 300)) (from sway's usable area)"),
-                .reportFrame(Rect(x: 0, y: 544, width: 390, height: 300)),
-            ],
-            wake: 2010, readArea: 1160),
+            actions: measured(Rect(x: 0, y: 544, width: 390, height: 300)), wake: 2010, readArea: 1160),
     ]
+
+    /// What wvkbd's frame measured in sway's usable area gives: a log line
+    /// with the frame, and its report to insetd.
+    static func measured(_ frame: Rect) -> [BridgeAction] {
+        [.log("wvkbd's real frame: \(frame) (from sway's usable area)"), .reportFrame(frame)]
+    }
 
     /// wvkbd: shown and hidden as sway's usable area says. Its zone grows in
     /// two steps (100, then 300), so the frame is the second 300 (y 844 - 300);
@@ -60,7 +62,7 @@ import Testing
             Line(ms: 1060, event: Self.area(gap: 300), actions: [], wake: 2010, readArea: 1110),
             Line(
                 ms: 1110, event: Self.area(gap: 300),
-                actions: [.log("wvkbd's real frame: \(frame) (from sway's usable area)"), .reportFrame(frame)],
+                actions: Self.measured(frame),
                 wake: 2010, readArea: 1210),
             Line(
                 ms: 1210, event: Self.area(gap: 0),
@@ -101,7 +103,7 @@ import Testing
                 actions: [.trace("wvkbd shown (confirmed at attempt 2)"), .checkFullscreen], wake: 1010, readArea: 60),
             Line(
                 ms: 60, event: Self.area(gap: 300),
-                actions: [.log("wvkbd's real frame: \(frame) (from sway's usable area)"), .reportFrame(frame)],
+                actions: Self.measured(frame),
                 wake: 1010, readArea: 160),
         ])
     }
@@ -127,7 +129,7 @@ import Testing
                 actions: [.trace("wvkbd shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2010, readArea: 1060),
             Line(
                 ms: 1060, event: area(200),
-                actions: [.log("wvkbd's real frame: \(frame) (from sway's usable area)"), .reportFrame(frame)],
+                actions: Self.measured(frame),
                 wake: 2010, readArea: 1160),
         ])
     }
@@ -160,14 +162,14 @@ import Testing
             Line(ms: 1160, event: turned(200), actions: [], wake: 2010, readArea: 1210),
             Line(
                 ms: 1210, event: turned(200),
-                actions: [.log("wvkbd's real frame: \(landscape) (from sway's usable area)"), .reportFrame(landscape)],
+                actions: Self.measured(landscape),
                 wake: 2010, readArea: 1310),
             // insetd had not turned yet and refused it: reported again at the
             // next reading (measured every 50 ms again).
             Line(ms: 1220, event: .frameRefused, actions: [], wake: 2010, readArea: 1260),
             Line(
                 ms: 1260, event: turned(200),
-                actions: [.log("wvkbd's real frame: \(landscape) (from sway's usable area)"), .reportFrame(landscape)],
+                actions: Self.measured(landscape),
                 wake: 2010, readArea: 1360),
         ])
     }
@@ -195,13 +197,13 @@ import Testing
             // area is watched every 100 ms again.
             Line(
                 ms: 1660, event: wide(300),
-                actions: [.log("wvkbd's real frame: \(widened) (from sway's usable area)"), .reportFrame(widened)],
+                actions: Self.measured(widened),
                 wake: 2010, readArea: 1760),
             // Refused: measured again at the next reading, 50 ms after the last.
             Line(ms: 1670, event: .frameRefused, actions: [], wake: 2010, readArea: 1710),
             Line(
                 ms: 1710, event: wide(300),
-                actions: [.log("wvkbd's real frame: \(widened) (from sway's usable area)"), .reportFrame(widened)],
+                actions: Self.measured(widened),
                 wake: 2010, readArea: 1810),
         ])
     }
@@ -219,7 +221,7 @@ import Testing
             Line(ms: 1210, event: wide(350), actions: [], wake: 2010, readArea: 1260),
             Line(
                 ms: 1260, event: wide(350),
-                actions: [.log("wvkbd's real frame: \(widened) (from sway's usable area)"), .reportFrame(widened)],
+                actions: Self.measured(widened),
                 wake: 2010, readArea: 1360),
         ])
     }
