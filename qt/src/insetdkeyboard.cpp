@@ -30,6 +30,7 @@ InsetdKeyboard::InsetdKeyboard()
     setParent(QCoreApplication::instance());
     connect(&m_connection, &InsetdConnection::received, this, &InsetdKeyboard::handle);
     connect(&m_window, &InsetdWindow::sent, this, &InsetdKeyboard::changed);
+    connect(&m_window, &InsetdWindow::screenResized, this, &InsetdKeyboard::changed);
 }
 
 InsetdKeyboard::~InsetdKeyboard()
@@ -58,13 +59,38 @@ QEasingCurve InsetdKeyboard::curve(int insetdCurve)
 
 QRectF InsetdKeyboard::rectangle() const
 {
-    if (!m_visible || m_window.shrunkForKeyboard())
+    if (!m_visible || m_window.shrunkForKeyboard() || !placedOnThisScreen())
         return QRectF();
     const QRectF window = m_window.geometry();
     const QRectF covered = m_screenRect.intersected(window);
     if (covered.isEmpty())
         return QRectF();
     return covered.translated(-window.topLeft());
+}
+
+// The output the window is on turned since insetd placed the keyboard, and
+// the keyboard reaches past the output's right or bottom edge now: insetd's
+// frame for the turned output is still on its way, and the old one would pad
+// the window Qt lays out for the new size in its first frame (a landscape
+// keyboard 270 high across a portrait window). It covers nothing until
+// insetd's next frame. A frame that fits the turned output is kept: insetd
+// may have placed it there before Qt saw the turn (another client told it).
+bool InsetdKeyboard::placedOnThisScreen() const
+{
+    QQuickWindow *window = m_window.window();
+    if (!window || !window->screen())
+        return true;
+    const QSizeF screen = window->screen()->geometry().size();
+    if (m_rectScreen.isEmpty() || screen == m_rectScreen)
+        return true;
+    return m_screenRect.right() <= screen.width() + 1 && m_screenRect.bottom() <= screen.height() + 1;
+}
+
+void InsetdKeyboard::setScreenRect(const QRectF &rect)
+{
+    m_screenRect = rect;
+    QQuickWindow *window = m_window.window();
+    m_rectScreen = window && window->screen() ? QSizeF(window->screen()->geometry().size()) : QSizeF();
 }
 
 void InsetdKeyboard::rotated(double width, double height, double seconds)
@@ -84,7 +110,7 @@ void InsetdKeyboard::handle(insetd_event *event)
         insetd_event_get_state(event, &state);
         m_connected = true;
         m_visible = state.keyboard_visible;
-        m_screenRect = QRectF(state.keyboard.x, state.keyboard.y, state.keyboard.width, state.keyboard.height);
+        setScreenRect(QRectF(state.keyboard.x, state.keyboard.y, state.keyboard.width, state.keyboard.height));
         m_hardware = state.hardware_keyboard;
         m_window.setKeyboardUp(m_visible);
         emit connectedChanged();
@@ -103,7 +129,7 @@ void InsetdKeyboard::handle(insetd_event *event)
         const auto phase = insetd_event_keyboard_get_phase(event);
         const insetd_rect end = insetd_event_keyboard_get_end(event);
         m_visible = phase != INSETD_PHASE_WILL_HIDE && phase != INSETD_PHASE_DID_HIDE;
-        m_screenRect = QRectF(end.x, end.y, end.width, end.height);
+        setScreenRect(QRectF(end.x, end.y, end.width, end.height));
         m_window.setKeyboardUp(m_visible);
         m_durationMs = int(std::lround(insetd_event_get_duration(event) * 1000));
         m_easing = curve(insetd_event_get_curve(event));

@@ -68,6 +68,8 @@ private:
     InsetdKeyboard();
     ~InsetdKeyboard() override;
     void handle(insetd_event *event);
+    void setScreenRect(const QRectF &rect);
+    bool placedOnThisScreen() const;
 
     // Declared in the order they depend on each other (built in this order).
     InsetdConnection m_connection;
@@ -76,6 +78,8 @@ private:
     InsetdFocus m_focus{m_connection, m_views};
     bool m_visible = false;
     QRectF m_screenRect;
+    /// The output's size when insetd placed the keyboard at m_screenRect.
+    QSizeF m_rectScreen;
     int m_durationMs = 250;
     QEasingCurve m_easing;
     bool m_hardware = false;

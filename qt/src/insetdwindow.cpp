@@ -79,7 +79,10 @@ void InsetdWindow::sendScreen()
         return;
     const bool first = m_screen.isEmpty();
     m_screen = size;
-    if (first || !ctx)
+    if (first)
+        return;
+    emit screenResized();
+    if (!ctx)
         return;
     // 0.3 s, as insetd.js says a turn lasts: insetd pins each view's corner
     // through it, and the OSK's report for the turned screen is applied over

@@ -44,6 +44,8 @@ public:
 signals:
     /// insetd was told the window's place and size.
     void sent();
+    /// The output the window is on has a new size (it turned).
+    void screenResized();
 
 private:
     void send();
