@@ -24,15 +24,39 @@ export class Viewport {
     this.doubtTimer = 0;
     /// The viewport's frame on the screen as insetd was last told (null: not yet).
     this.reported = null;
+    /// Where the compositor draws the window, as insetd says (`placed`): the
+    /// viewport's place taken at the top-left, moved by it. A page that gives
+    /// its origin is never placed.
+    this.drawnAt = { x: 0, y: 0 };
   }
 
-  /// The viewport's frame on the screen when it is not where insetd was last
-  /// told, taken as told; null when it is.
+  /// insetd measures the window at `origin` (the compositor's word); the
+  /// tops estimated so far were elsewhere, so none is in doubt from them.
+  place(origin) {
+    this.drawnAt = { x: origin.x, y: origin.y };
+    this.settled = null;
+  }
+
+  /// The viewport on the screen at this frame: the page's own word, or the
+  /// browser's estimate moved to where insetd says the window is drawn.
+  measure() {
+    const window = measureWindow(this.origin);
+    if (this.origin) return window;
+    return { ...window, x: window.x + this.drawnAt.x, y: window.y + this.drawnAt.y };
+  }
+
+  /// The viewport's frame as insetd is to be told it, when it changed since
+  /// insetd was last told; null when it did not. Without the page's origin
+  /// the frame takes the window to be at the top-left, and `toplevel` (the
+  /// browser's outer window) lets insetd place it where the compositor draws
+  /// it (docs/PROTOCOL.md, "Where the window is").
   moved() {
     const window = measureWindow(this.origin);
+    if (!this.origin) window.toplevel = { width: Math.round(outerWidth), height: Math.round(outerHeight) };
     const known = this.reported;
     if (known && known.x === window.x && known.y === window.y && known.width === window.width &&
-        known.height === window.height) return null;
+        known.height === window.height && known.toplevel?.width === window.toplevel?.width &&
+        known.toplevel?.height === window.toplevel?.height) return null;
     this.reported = window;
     return window;
   }
@@ -55,7 +79,7 @@ export class Viewport {
   /// shows of the keyboard is the smaller part: never padding for a keyboard
   /// the window was just shrunk away from.
   candidates() {
-    const measured = measureWindow(this.origin);
+    const measured = this.measure();
     // A page that gives its origin knows where it is.
     if (this.origin) return [measured];
     const now = performance.now();
@@ -85,7 +109,7 @@ export class Viewport {
     clearTimeout(this.doubtTimer);
     this.doubtTimer = setTimeout(() => {
       if (this.settled?.movedAt !== since) return;
-      const top = measureWindow(this.origin).y;
+      const top = this.measure().y;
       const expired = performance.now() - since > DOUBT_MS;
       if (top !== y || expired) this.onSettle();
       if (!expired) this.watchTop(top, since);

@@ -162,6 +162,13 @@ export class InsetdKeyboard extends EventTarget {
         this.dispatchEvent(new CustomEvent("adjustment", { detail: message }));
         break;
       }
+      case "placed":
+        // The page's views stay in its viewport's coordinates; what it shows
+        // of the keyboard follows the window to where it is drawn.
+        this.viewport.place(message.origin);
+        this.followViewport();
+        this.dispatchEvent(new CustomEvent("placed", { detail: message }));
+        break;
       case "policy":
         if (this.state) Object.assign(this.state, { mode: message.mode, tabletMode: message.tabletMode,
           hardwareKeyboard: message.hardwareKeyboard });
@@ -185,6 +192,8 @@ export class InsetdKeyboard extends EventTarget {
     this.screen = null;
     this.viewport.reported = null;
     this.viewport.settled = null;
+    // A new insetd has placed the window nowhere yet.
+    this.viewport.drawnAt = { x: 0, y: 0 };
     // A keyboard already up (another client's field) is what the page sees at once.
     this.keyboardFrame = this.state?.keyboard ?? null;
     this.keyboardScreen = measureScreen();
@@ -297,13 +306,18 @@ export class InsetdKeyboard extends EventTarget {
   /// Where the viewport is on the screen, when it moved or changed size (the
   /// caller clips the keyboard the page sees to it again: `followViewport`).
   sendWindow() {
-    const window = this.viewport.moved();
-    if (window) this.send({ type: "window", frame: window });
+    const moved = this.viewport.moved();
+    if (!moved) return;
+    const { toplevel, ...frame } = moved;
+    this.send(toplevel && toplevel.width > 0 && toplevel.height > 0 ? { type: "window", frame, toplevel }
+      : { type: "window", frame });
   }
 
   /// The viewport's frame on the screen as insetd was last told.
   get window() {
-    return this.viewport.reported;
+    if (!this.viewport.reported) return null;
+    const { toplevel, ...frame } = this.viewport.reported;
+    return frame;
   }
 
   /// How much of `view` the keyboard covers on the screen now, from what

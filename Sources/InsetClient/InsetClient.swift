@@ -182,7 +182,8 @@ public actor InsetClient {
         case .focusLost(let view):
             if focus?.view == view { focus = nil }
             eventSink.yield(.focusLost(view: view))
-        case .welcome, .device, .policy, .status, .devices, .ok, .bye, .rotate, .reloaded, .event: break
+        // It never says `toplevel`, so it is never placed.
+        case .welcome, .device, .policy, .status, .devices, .ok, .bye, .rotate, .reloaded, .event, .placed: break
         }
     }
 

@@ -48,10 +48,22 @@ final class DaemonCore {
     /// The view whose field has focus, as clients last said: the client that
     /// loses it to another client's field is told (`focusLost`).
     private var focused: ViewID?
-    /// Where each client's window is on the screen (its `window` message; none
-    /// said: at 0,0). A client describes its views in its window's coordinates;
-    /// the pipeline gets them in screen coordinates, where the keyboard is.
-    private var windows: [ClientID: Rect] = [:]
+    /// Where each client says its window is on the screen (its `window`
+    /// message; none said: at 0,0). A client describes its views in its
+    /// window's coordinates; the pipeline gets them in screen coordinates,
+    /// where the keyboard is (DaemonCoreWindows.swift).
+    var windows: [ClientID: ClientWindow] = [:]
+    /// The origin each client's views are moved by now: its window's, or
+    /// where the compositor draws it (`placedOrigin`). None: 0,0.
+    var placedOrigins: [ClientID: Point] = [:]
+    /// Where each client that cannot know its window's place was last told the
+    /// compositor draws it (`placed`); none: at 0,0, as it took it to be.
+    var toldPlacements: [ClientID: Point] = [:]
+    /// The compositor's focused window as a bridge last reported it, and the bridge.
+    var compositorFocus: (frame: Rect, bridge: ClientID)?
+    /// The client that said `focus` last: its window is the one the
+    /// compositor focuses (a blur leaves the window focused). Nil once it left.
+    var focusHolder: ClientID?
     /// Records every input of the pipeline and its outputs (`--trace`).
     let tracer: TraceRecorder?
     /// Starts reading the configuration file for a client's `reload` (the read
@@ -183,7 +195,7 @@ final class DaemonCore {
             outbox.send(.welcome(version: version, client: client.rawValue, state: snapshot, id: id), to: client)
         case .left(let id):
             if focused?.client == id { focused = nil }
-            windows[id] = nil
+            windowClientLeft(id)
             bridges.remove(id)
             timeline.remove(id)
             feed(.clientGone(id), from: .client(id))
@@ -255,9 +267,16 @@ final class DaemonCore {
         case .reload:
             reloadRequested(client, request.id)
             return
-        case .window(let frame):
-            moveWindow(of: client, to: frame)
+        case .window(let frame, let toplevel):
+            windows[client] = ClientWindow(frame: frame, toplevel: toplevel)
+            place(client)
             return acknowledge()
+        case .focusedWindow(_, let frame):
+            compositorFocused(frame, by: client)
+            return acknowledge()
+        case .focus:
+            // Before the focus is measured: the window it is in may be drawn elsewhere.
+            holdFocus(client)
         default:
             break
         }
@@ -286,34 +305,18 @@ final class DaemonCore {
         }
     }
     /// A view's frame as the pipeline measures it: in screen coordinates, moved
-    /// by the origin of its client's window.
+    /// by the origin its client's window is placed at.
     private func onScreen(_ message: ClientMessage, from client: ClientID) -> ClientMessage {
-        guard let window = windows[client], window.minX != 0 || window.minY != 0 else { return message }
+        guard let origin = placedOrigins[client], origin.x != 0 || origin.y != 0 else { return message }
         switch message {
         case .register(var wire):
-            wire.description.frame = wire.description.frame.offsetBy(dx: window.minX, dy: window.minY)
+            wire.description.frame = wire.description.frame.offsetBy(dx: origin.x, dy: origin.y)
             return .register(wire)
         case .update(var wire):
-            wire.description.frame = wire.description.frame.offsetBy(dx: window.minX, dy: window.minY)
+            wire.description.frame = wire.description.frame.offsetBy(dx: origin.x, dy: origin.y)
             return .update(wire)
         default:
             return message
-        }
-    }
-
-    /// The client's window moved (or was first placed): its views move with it,
-    /// each by an update that keeps the offset insetd published, so the focused
-    /// field stays in view against the keyboard's new overlap.
-    private func moveWindow(of client: ClientID, to frame: Rect) {
-        let old = windows[client]?.origin ?? Point(x: 0, y: 0)
-        windows[client] = frame
-        let dx = frame.minX - old.x, dy = frame.minY - old.y
-        guard dx != 0 || dy != 0 else { return }
-        for id in pipeline.engine.viewIDs where id.client == client {
-            guard var description = pipeline.engine.description(of: id) else { continue }
-            description.frame = description.frame.offsetBy(dx: dx, dy: dy)
-            description.contentOffset = pipeline.engine.adjustment(of: id)?.contentOffset ?? description.contentOffset
-            feed(.update(id, description), from: .client(client))
         }
     }
 

@@ -35,6 +35,13 @@ package protocol OSKBackend: AnyObject {
     /// configured animation stands). `onSway`: the compositor is sway, which
     /// draws a layer surface in full in the frame it is mapped.
     func animation(onSway: Bool) -> Animation?
+    /// Whether `focusedWindow()` reads where the compositor draws its focused
+    /// window (GNOME Shell, through insetd's extension): the bridge relays it
+    /// to insetd, which places a client that cannot know its window's place.
+    var readsFocusedWindow: Bool { get }
+    /// The compositor's focused window on the screen (its frame, without
+    /// shadows); nil: none is focused, or it cannot say.
+    func focusedWindow() -> Rect?
     /// A usable hardware keyboard appeared or went (desktop settings follow it).
     func hardwareKeyboard(_ usable: Bool)
     /// Puts back what the bridge changed (settings) before it exits.
@@ -45,6 +52,8 @@ extension OSKBackend {
     package func configuredHeight(landscape: Bool) -> Double? { nil }
     package func frame() -> Rect? { nil }
     package var reportsFrame: Bool { false }
+    package var readsFocusedWindow: Bool { false }
+    package func focusedWindow() -> Rect? { nil }
     package func animation(onSway: Bool) -> Animation? { nil }
     package func hardwareKeyboard(_ usable: Bool) {}
     package func restore() {}

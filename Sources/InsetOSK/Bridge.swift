@@ -50,6 +50,11 @@ package final class Bridge {
     private var lastFailure: [String: String] = [:]
     /// Set by the OSK's signals (from inside the bus's `process()`).
     private var oskChanged = false
+    /// Set by the same signals: the compositor's focused window may have moved.
+    private var windowChanged = false
+    /// The focused window insetd was last told of on this link (nil inside:
+    /// none); nil: not told yet.
+    private var relayedWindow: Rect??
 
     private var machine: BridgeMachine
     private var machineWake: Instant?
@@ -148,6 +153,7 @@ package final class Bridge {
         attachBackend(now: now)
         observe(now: now)
         readUsableArea(now: now)
+        relayFocusedWindow()
         feed(.tick, now: now)
         link?.flush()
     }
@@ -157,6 +163,7 @@ package final class Bridge {
         do {
             link = try InsetdLink(path: configuration.socketPath, client: "insetd-osk/\(backend?.name ?? "auto")")
             linkBackoff.reset()
+            relayedWindow = nil
             recovered("insetd", "connected to insetd at \(configuration.socketPath)")
         } catch {
             failed("insetd", "cannot reach insetd: \(error)")
@@ -196,7 +203,11 @@ package final class Bridge {
         guard let backend else { return }
         if backend.usesBus, bus == nil { return }
         do {
-            try backend.attach(bus: backend.usesBus ? bus : nil) { [weak self] in self?.oskChanged = true }
+            try backend.attach(bus: backend.usesBus ? bus : nil) { [weak self] in
+                self?.oskChanged = true
+                self?.windowChanged = true
+            }
+            windowChanged = true
             backendBackoff.reset()
             oskChanged = true
             recovered("osk", "driving \(backend.name)")
@@ -279,6 +290,19 @@ package final class Bridge {
             feed(.frameMeasured(frame, source: "\(backend.name)'s own report"), now: now)
         }
         if let visible { feed(.oskObserved(visible: visible), now: now) }
+    }
+
+    /// Tells insetd where the compositor draws its focused window when that
+    /// changed, and once on each new link: it places the client holding the
+    /// focus there (a maximized window under GNOME Shell's top bar).
+    private func relayFocusedWindow() {
+        guard let backend, backend.readsFocusedWindow, machine.attached, let link else { return }
+        guard windowChanged || relayedWindow == nil else { return }
+        windowChanged = false
+        let frame = backend.focusedWindow()
+        if let relayedWindow, relayedWindow == frame { return }
+        relayedWindow = .some(frame)
+        link.reportFocusedWindow(bridge: backend.name, frame: frame)
     }
 
     /// Reads sway's usable area when the machine asks for it (the OSK's

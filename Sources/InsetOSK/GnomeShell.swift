@@ -5,7 +5,8 @@ import InsetCore
 /// (gnome-shell/insetd@insetd, `org.insetd.Shell1` on the session bus): the
 /// Shell has no API of its own to show, hide or locate its keyboard, and its
 /// `Eval` needs unsafe mode. The extension shows and hides it, says whether it
-/// is up and where (its frame, for insetd to publish the real keyboard). With
+/// is up and where (its frame, for insetd to publish the real keyboard), and
+/// where the focused window is drawn (for insetd to place its client). With
 /// a hardware keyboard, `screen-keyboard-enabled` is turned off (and restored),
 /// as before the extension existed.
 final class GnomeShellKeyboard: OSKBackend {
@@ -65,6 +66,15 @@ final class GnomeShellKeyboard: OSKBackend {
 
     func frame() -> Rect? {
         guard let r = try? bus?.rectProperty(Self.busName, Self.path, Self.interface, "KeyboardFrame"), r.height > 0
+        else { return nil }
+        return Rect(x: Double(r.x), y: Double(r.y), width: Double(r.width), height: Double(r.height))
+    }
+
+    var readsFocusedWindow: Bool { true }
+
+    /// The extension's `WindowFrame`: 0s when no window has the focus.
+    func focusedWindow() -> Rect? {
+        guard let r = try? bus?.rectProperty(Self.busName, Self.path, Self.interface, "WindowFrame"), r.width > 0, r.height > 0
         else { return nil }
         return Rect(x: Double(r.x), y: Double(r.y), width: Double(r.width), height: Double(r.height))
     }

@@ -53,6 +53,10 @@ final class InsetdLink {
         send(.oskProblem(bridge: bridge, problem: problem))
     }
 
+    func reportFocusedWindow(bridge: String, frame: Rect?) {
+        send(.focusedWindow(bridge: bridge, frame: frame))
+    }
+
     /// Writes what the socket takes now; the rest waits for `POLLOUT`.
     func flush() {
         connection.flush()

@@ -138,8 +138,12 @@ public enum ClientMessage: Hashable, Sendable {
     /// frames) lies on the screen, in screen points. insetd places the client's
     /// views there before it measures them against the keyboard, which is in
     /// screen coordinates; a client that never sends it is at 0,0 and covers
-    /// the whole screen, as before.
-    case window(frame: Rect)
+    /// the whole screen, as before. `toplevel`: the client cannot know where
+    /// its window is (Wayland); `frame` takes that window, `toplevel` in size,
+    /// at the screen's top-left, and insetd moves it to where an OSK bridge
+    /// says the compositor's focused window of that size is
+    /// (`focusedWindow`), while this client holds the focus.
+    case window(frame: Rect, toplevel: Size? = nil)
     case subscribe(topics: [Topic])
     case command(ControlCommand)
     case policy(mode: KeyboardMode)
@@ -163,6 +167,10 @@ public enum ClientMessage: Hashable, Sendable {
     /// The OSK the bridge drives ended (false: no keyboard can be on the
     /// screen until it runs again) or runs again (true).
     case oskRunning(bridge: String, running: Bool)
+    /// Where the compositor draws its focused window (its frame on the
+    /// screen, without shadows), as the bridge reads it from the compositor;
+    /// nil: no window has the focus, or the bridge cannot tell.
+    case focusedWindow(bridge: String, frame: Rect?)
     /// Re-read the configuration file (a control request; answered `reloaded`).
     case reload
 }
@@ -198,7 +206,7 @@ extension ClientMessage {
     /// commands): its sender is a bridge.
     public var isBridgeReport: Bool {
         switch self {
-        case .oskVisibility, .oskFrame, .oskAnimation, .oskProblem, .oskRunning: true
+        case .oskVisibility, .oskFrame, .oskAnimation, .oskProblem, .oskRunning, .focusedWindow: true
         default: false
         }
     }
@@ -211,7 +219,7 @@ extension ClientMessage {
         switch self {
         case .hello, .subscribe, .status, .devices, .command(.rotate), .reload, .oskProblem: return nil
         // The daemon keeps the client's window and moves its views' frames (DaemonCore).
-        case .window: return nil
+        case .window, .focusedWindow: return nil
         case .command(.keyboard(let command)): return .command(command)
         case .register(let wire): return .register(view(wire.view), wire.description)
         case .update(let wire): return .update(view(wire.view), wire.description)

@@ -79,7 +79,11 @@ public enum ClientMessageDecoder {
             }
         }
     }
-    private struct Window: Decodable { var frame: WireRect }
+    private struct Window: Decodable {
+        var frame: WireRect
+        var toplevel: WireSize?
+    }
+    private struct FocusedWindow: Decodable { var bridge: String; var frame: WireRect? }
     private struct Subscribe: Decodable { var topics: [Topic] }
     private struct Command: Decodable { var command: ControlCommand }
     private struct Policy: Decodable { var mode: KeyboardMode }
@@ -93,7 +97,7 @@ public enum ClientMessageDecoder {
         "hello", "register", "update", "unregister", "focus", "blur", "scroll", "transition", "dismiss",
         "subscribe", "command", "policy", "status", "devices",
         "window",
-        "oskVisibility", "oskFrame", "oskAnimation", "oskProblem", "oskRunning",
+        "oskVisibility", "oskFrame", "oskAnimation", "oskProblem", "oskRunning", "focusedWindow",
         "reload",
     ]
 
@@ -158,11 +162,15 @@ public enum ClientMessageDecoder {
             }
             message = .transition(duration: transition.duration, screen: transition.screen?.size)
         case "window":
-            let frame = try payload(Window.self).frame.rect
+            let window = try payload(Window.self)
+            let frame = window.frame.rect
             guard frame.width > 0, frame.height > 0 else {
                 throw ProtocolError(.invalidField, "window: \"frame\" must be wider and taller than 0", id: id)
             }
-            message = .window(frame: frame)
+            if let toplevel = window.toplevel?.size, !(toplevel.width > 0 && toplevel.height > 0) {
+                throw ProtocolError(.invalidField, "window: \"toplevel\" must be wider and taller than 0", id: id)
+            }
+            message = .window(frame: frame, toplevel: window.toplevel?.size)
         case "subscribe": message = .subscribe(topics: try payload(Subscribe.self).topics)
         case "command": message = .command(try payload(Command.self).command)
         case "policy": message = .policy(mode: try payload(Policy.self).mode)
@@ -181,6 +189,13 @@ public enum ClientMessageDecoder {
                 throw ProtocolError(.invalidField, "oskFrame: \"frame\" must have a positive width and height, or be null", id: id)
             }
             message = .oskFrame(bridge: bridge, frame: report.frame?.rect)
+        case "focusedWindow":
+            let report = try payload(FocusedWindow.self)
+            let bridge = try bridgeName(report.bridge, id: id)
+            if let frame = report.frame?.rect, !(frame.width > 0 && frame.height > 0) {
+                throw ProtocolError(.invalidField, "focusedWindow: \"frame\" must be wider and taller than 0, or be null", id: id)
+            }
+            message = .focusedWindow(bridge: bridge, frame: report.frame?.rect)
         case "oskAnimation":
             let report = try payload(OSKAnimation.self)
             let bridge = try bridgeName(report.bridge, id: id)

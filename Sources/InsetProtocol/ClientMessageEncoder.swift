@@ -50,7 +50,10 @@ extension ClientMessage {
             if let screen { object["screen"] = WireSize(screen).json }
             return object
         case .dismiss(let view): return ["type": "dismiss", "view": .string(view)]
-        case .window(let frame): return ["type": "window", "frame": WireRect(frame).json]
+        case .window(let frame, let toplevel):
+            var object: JSONObject = ["type": "window", "frame": WireRect(frame).json]
+            if let toplevel { object["toplevel"] = WireSize(toplevel).json }
+            return object
         case .subscribe(let topics): return ["type": "subscribe", "topics": .array(topics.map { .string($0.rawValue) })]
         case .command(let command): return ["type": "command", "command": .string(command.rawValue)]
         case .policy(let mode): return ["type": "policy", "mode": .string(mode.rawValue)]
@@ -76,6 +79,11 @@ extension ClientMessage {
             // No problem: an absent `problem` says so, as null would.
             var object: JSONObject = ["type": "oskProblem", "bridge": .string(bridge)]
             if let problem { object["problem"] = .string(problem) }
+            return object
+        case .focusedWindow(let bridge, let frame):
+            // No window: an absent `frame` says so, as null would.
+            var object: JSONObject = ["type": "focusedWindow", "bridge": .string(bridge)]
+            if let frame { object["frame"] = WireRect(frame).json }
             return object
         case .reload: return ["type": "reload"]
         }

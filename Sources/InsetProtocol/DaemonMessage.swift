@@ -81,6 +81,10 @@ public enum DaemonMessage: Hashable, Sendable {
     case reloaded(id: RequestID?, config: String?, changed: [String], restart: [String])
     /// Another client's field took the focus from this client's `view`.
     case focusLost(view: String)
+    /// Where insetd measures this client's window: the compositor draws the
+    /// window the client said the size of (`window`'s `toplevel`) at `origin`
+    /// on the screen; 0,0: at the top-left, where the client took it to be.
+    case placed(origin: Point)
     /// Someone asked to rotate the screen (hotkey or command); for `rotation`
     /// subscribers.
     case rotate(direction: RotationDirection)
@@ -102,6 +106,7 @@ public enum DaemonMessage: Hashable, Sendable {
         case .bye: "bye"
         case .reloaded: "reloaded"
         case .focusLost: "focusLost"
+        case .placed: "placed"
         case .rotate: "rotate"
         case .event: "event"
         }
@@ -114,7 +119,7 @@ public enum DaemonMessage: Hashable, Sendable {
             .reloaded(let id, _, _, _):
             id
         case .error(let error): error.id
-        case .keyboard, .adjustment, .device, .policy, .bye, .focusLost, .rotate, .event: nil
+        case .keyboard, .adjustment, .device, .policy, .bye, .focusLost, .placed, .rotate, .event: nil
         }
     }
 }

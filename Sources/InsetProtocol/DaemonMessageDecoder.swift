@@ -112,6 +112,7 @@ private struct DecodedMessage: Decodable {
                 id: id, config: object.contains(Key(stringValue: "config")) ? try field("config", as: String.self) : nil,
                 changed: try field("changed", as: [String].self), restart: try field("restart", as: [String].self))
         case "focusLost": message = .focusLost(view: try field("view", as: String.self))
+        case "placed": message = .placed(origin: try field("origin", as: WirePoint.self).point)
         case "rotate": message = .rotate(direction: try field("direction", as: RotationDirection.self))
         case "event":
             do { message = .event(try TimelineEntry(from: decoder)) } catch {

@@ -129,6 +129,9 @@ extension DaemonMessage {
         case .focusLost(let view):
             w.field("type", "focusLost")
             w.field("view", view)
+        case .placed(let origin):
+            w.field("origin", origin)
+            w.field("type", "placed")
         case .rotate(let direction):
             w.field("direction", direction.rawValue)
             w.field("type", "rotate")

@@ -117,6 +117,7 @@ extension ClientMessage {
         case .oskVisibility(_, let visible): ("oskVisibility", nil, visible ? "shown" : "hidden")
         case .oskRunning(_, let running): ("oskRunning", nil, running ? "running" : "ended")
         case .oskProblem: ("oskProblem", nil, nil)
+        case .focusedWindow: ("focusedWindow", nil, nil)
         default: ("other", nil, nil)
         }
     }

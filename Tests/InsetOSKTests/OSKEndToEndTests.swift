@@ -334,9 +334,10 @@ struct OSKFeedbackAuthorizationTests {
                       {"type": "oskFrame", "id": 2, "bridge": "rogue", "frame": {"x": 0, "y": 0, "width": 390, "height": 844}},
                       {"type": "oskProblem", "id": 3, "bridge": "rogue", "problem": "the keyboard is broken, call 555-0100"},
                       {"type": "oskAnimation", "id": 4, "bridge": "rogue", "animation": {"duration": 5, "curve": "linear"}},
-                      {"type": "oskRunning", "id": 5, "bridge": "rogue", "running": False}]:
+                      {"type": "oskRunning", "id": 5, "bridge": "rogue", "running": False},
+                      {"type": "focusedWindow", "id": 6, "bridge": "rogue", "frame": {"x": 0, "y": 400, "width": 390, "height": 444}}]:
                 f.write(json.dumps(m) + "\\n"); f.flush()
-            for _ in range(6): print(f.readline().strip())
+            for _ in range(7): print(f.readline().strip())
             """
         try script.write(toFile: "\(dir)/rogue.py", atomically: true, encoding: .utf8)
         let result = try await ChildProcess.run(
@@ -344,11 +345,11 @@ struct OSKFeedbackAuthorizationTests {
         let replies = result.output.split(separator: "\n").compactMap {
             try? DaemonMessageDecoder.decode(Data($0.utf8), client: ClientID(""))
         }
-        #expect(replies.count == 6, "\(result.output)")
+        #expect(replies.count == 7, "\(result.output)")
         // The refusals come from the session, the welcome from the core: in either order.
         let refusals = replies.compactMap(\.protocolError)
-        #expect(refusals.map(\.code) == [.notAuthorized, .notAuthorized, .notAuthorized, .notAuthorized, .notAuthorized])
-        #expect(refusals.map(\.id) == [.number(1), .number(2), .number(3), .number(4), .number(5)])
+        #expect(refusals.map(\.code) == Array(repeating: .notAuthorized, count: 6))
+        #expect(refusals.map(\.id) == [.number(1), .number(2), .number(3), .number(4), .number(5), .number(6)])
         let state = await status("\(dir)/insetd.sock")
         #expect(keyboardFrame(state) == nil)
         #expect(state?.oskProblem == nil)

@@ -64,7 +64,7 @@ import Testing
             kinds.insert(String(describing: message).prefix { $0 != "(" }.description)
             try Self.check(message)
         }
-        #expect(kinds.count == 14, "\(kinds.sorted())")
+        #expect(kinds.count == 15, "\(kinds.sorted())")
     }
 
     @Test func timelineEntriesOfEveryDecisionAndCauseReadBack() throws {

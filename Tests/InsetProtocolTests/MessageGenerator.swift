@@ -51,7 +51,7 @@ struct MessageGenerator {
     }
 
     mutating func message(client: ClientID) -> DaemonMessage {
-        switch random.next() % 15 {
+        switch random.next() % 16 {
         case 0: return .welcome(version: 1, client: text(), state: state(), id: id())
         case 1:
             let note = KeyboardNotification(
@@ -79,6 +79,7 @@ struct MessageGenerator {
         case 11: return .focusLost(view: text())
         case 12: return .rotate(direction: pick(RotationDirection.allCases))
         case 13: return .event(entry())
+        case 14: return .placed(origin: Point(x: number(), y: number()))
         default: return .welcome(version: 1, client: "c\(random.next() % 9)", state: state())
         }
     }

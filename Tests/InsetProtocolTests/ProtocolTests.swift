@@ -21,7 +21,7 @@ func validate(_ arguments: [String]) async throws -> (status: Int32, output: Str
     @Test func everyExampleValidatesAgainstTheSchema() async throws {
         let result = try await validate([repositoryRoot.appendingPathComponent("docs/PROTOCOL.md").path])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("34 passed, 0 failed"))
+        #expect(result.output.contains("36 passed, 0 failed"))
     }
 
     @Test func everyClientExampleDecodes() throws {
@@ -55,7 +55,7 @@ func validate(_ arguments: [String]) async throws -> (status: Int32, output: Str
             .status(id: .number(3), state: state, clients: 2, views: 5), .devices(id: .string("d"), [device]),
             .ok(id: nil), .ok(id: .string("t1")), .error(ProtocolError(.unknownView, "no view c1/x is registered", id: .number(7))),
             .bye(reason: "shutdown"), .welcome(version: 1, client: "c2", state: state, id: .string("h")),
-            .focusLost(view: "signup"), .rotate(direction: .left),
+            .focusLost(view: "signup"), .rotate(direction: .left), .placed(origin: Point(x: 0, y: 32)),
             .reloaded(id: .number(8), config: "/etc/insetd/insetd.yaml", changed: ["keyboard.mode"], restart: []),
             .error(ProtocolError(.invalidConfiguration, "/etc/insetd/insetd.yaml:2:3: keyboard.modee: unknown key", id: .number(9))),
         ]
@@ -64,7 +64,7 @@ func validate(_ arguments: [String]) async throws -> (status: Int32, output: Str
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try await validate(["--daemon", file.path])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("16 passed, 0 failed"))
+        #expect(result.output.contains("17 passed, 0 failed"))
     }
 
     @Test func theDocumentedAdjustmentIsWhatTheEncoderWrites() {
@@ -131,6 +131,42 @@ func validate(_ arguments: [String]) async throws -> (status: Int32, output: Str
         let request = try ClientMessageDecoder.decode(Data(#"{"type":"window","id":3,"frame":{"x":0,"y":56,"width":540,"height":732}}"#.utf8))
         #expect(request.id == .number(3))
         #expect(request.message == .window(frame: Rect(x: 0, y: 56, width: 540, height: 732)))
+    }
+
+    @Test func aWindowThatCannotKnowItsPlaceSaysItsToplevelsSize() throws {
+        let request = try ClientMessageDecoder.decode(Data(
+            #"{"type":"window","frame":{"x":0,"y":56,"width":540,"height":872},"toplevel":{"width":540,"height":928}}"#.utf8))
+        #expect(request.message == .window(frame: Rect(x: 0, y: 56, width: 540, height: 872), toplevel: Size(width: 540, height: 928)))
+    }
+
+    @Test(arguments: [
+        (#"{"type":"window","id":1,"frame":{"x":0,"y":0,"width":540,"height":960},"toplevel":{"width":0,"height":960}}"#,
+         "window: \"toplevel\" must be wider and taller than 0"),
+        (#"{"type":"window","id":1,"frame":{"x":0,"y":0,"width":540,"height":960},"toplevel":{"width":540}}"#,
+         "window: field \"toplevel.height\" is required"),
+        (#"{"type":"focusedWindow","id":1,"bridge":"gnome","frame":{"x":0,"y":32,"width":540,"height":0}}"#,
+         "focusedWindow: \"frame\" must be wider and taller than 0, or be null"),
+        (#"{"type":"focusedWindow","id":1,"frame":{"x":0,"y":32,"width":540,"height":928}}"#,
+         "focusedWindow: field \"bridge\" is required"),
+    ])
+    func windowPlacesThatCannotBeAreRefused(line: String, message: String) {
+        do {
+            _ = try ClientMessageDecoder.decode(Data(line.utf8))
+            Issue.record("accepted: \(line)")
+        } catch {
+            #expect(error.code == .invalidField)
+            #expect(error.message == message)
+            #expect(error.id == .number(1))
+        }
+    }
+
+    @Test func aBridgeSaysWhereTheCompositorDrawsTheFocusedWindow() throws {
+        let placed = try ClientMessageDecoder.decode(Data(
+            #"{"type":"focusedWindow","bridge":"gnome","frame":{"x":0,"y":32,"width":540,"height":928}}"#.utf8))
+        #expect(placed.message == .focusedWindow(bridge: "gnome", frame: Rect(x: 0, y: 32, width: 540, height: 928)))
+        #expect(placed.message.isBridgeReport)
+        let none = try ClientMessageDecoder.decode(Data(#"{"type":"focusedWindow","bridge":"gnome","frame":null}"#.utf8))
+        #expect(none.message == .focusedWindow(bridge: "gnome", frame: nil))
     }
 
     @Test func registerFillsDefaults() throws {

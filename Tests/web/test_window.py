@@ -87,7 +87,10 @@ class ScreenWindowViewport(unittest.TestCase):
             # Shrunk to end where the keyboard starts (844 - 336 = 508).
             page = self.open(daemon, 508)
             self.assertEqual(page.evaluate("() => [screen.width, screen.height, innerWidth, innerHeight]"), [390, 844, 390, 508])
-            self.assertEqual(self.sent(page, "window"), [{"type": "window", "frame": {"x": 0, "y": 0, "width": 390, "height": 508}}])
+            # No `origin`: the page takes its window (390x508, outer as inner
+            # here: no bars) to be at the top-left and says its size.
+            self.assertEqual(self.sent(page, "window"), [{"type": "window", "frame": {"x": 0, "y": 0, "width": 390, "height": 508},
+                                                          "toplevel": {"width": 390, "height": 508}}])
             page.focus("#f5")
             self.wait_keyboard_message(page, "didShow")
             page.wait_for_timeout(300)  # past the filter's delivery
@@ -293,5 +296,41 @@ class ScreenWindowViewport(unittest.TestCase):
             self.assertEqual(page.evaluate("() => document.body.style.paddingBottom"), "")
             page.wait_for_function("() => document.body.style.paddingBottom === '336px'", timeout=3000)
             page.close()
+        finally:
+            self.assertEqual(daemon.stop(), 0)
+
+    def test_the_compositors_focused_window_places_a_page_that_cannot_know(self):
+        """A maximized window under a 32 px top bar (GNOME Shell's): 390x812 at
+        y 32, ending at the output's bottom (844). The page takes it to be at
+        the top-left (0..812) and would see 812 - 508 = 304 of the keyboard;
+        a bridge says where the compositor draws the focused window, insetd
+        places the page there and tells it, and it sees all 336 (at y 508 - 32
+        = 476 of its viewport). A focused window of another size is another
+        window's: the page is back at its own word, 304."""
+        daemon = Daemon(free_port(), origins=[self.origin])
+        try:
+            page = self.open(daemon, 812)
+            bridge = LineClient(daemon.socket)
+            bridge.send('{"type":"focusedWindow","bridge":"gnome","frame":{"x":0,"y":32,"width":390,"height":812},"id":1}')
+            self.assertEqual(bridge.next("ok")["id"], 1)
+            page.focus("#f5")
+            self.wait_keyboard_message(page, "didShow")
+            page.wait_for_function("() => insetd.boundingRect.height === 336", timeout=5000)
+            self.assertEqual(keyboard(page), [0, 476, 390, 336])
+            page.wait_for_function("() => document.body.style.paddingBottom === '336px'", timeout=5000)
+            placed = [e["origin"] for e in page.evaluate("""() => insetd.log.filter((e) => e.direction === 'in'
+                && e.message.type === 'placed').map((e) => e.message)""")]
+            self.assertEqual(placed, [{"x": 0, "y": 32}])
+            self.assertEqual(self.sent(page, "window"), [{"type": "window", "frame": {"x": 0, "y": 0, "width": 390, "height": 812},
+                                                          "toplevel": {"width": 390, "height": 812}}],
+                             "the page's own word stays as it was")
+            # Another window (390x700) has the compositor's focus now.
+            bridge.send('{"type":"focusedWindow","bridge":"gnome","frame":{"x":0,"y":32,"width":390,"height":700},"id":2}')
+            self.assertEqual(bridge.next("ok")["id"], 2)
+            page.wait_for_function("() => insetd.boundingRect.height === 304", timeout=5000)
+            self.assertEqual(keyboard(page), [0, 508, 390, 304])
+            page.wait_for_function("() => document.body.style.paddingBottom === '304px'", timeout=5000)
+            page.close()
+            bridge.close()
         finally:
             self.assertEqual(daemon.stop(), 0)

@@ -47,12 +47,14 @@ class InsetdShell {
             this._changed('Visible', GLib.Variant.new_boolean(this.Visible));
             this._changed('KeyboardFrame', this._frameVariant(this.KeyboardFrame));
         });
-        this._connect(global.display, 'notify::focus-window', () => this._windowChanged());
+        this._connect(global.display, 'notify::focus-window', () => this._watchFocusWindow());
+        this._watchFocusWindow();
         if (Main.layoutManager._startingUp)
             this._connect(Main.layoutManager, 'startup-complete', () => this._changed('Ready', GLib.Variant.new_boolean(true)));
     }
 
     disable() {
+        this._unwatchWindow();
         KeyboardUI.Keyboard.prototype._setFocusWindow = this._setFocusWindow;
         for (const [object, id] of this._signals)
             object.disconnect(id);
@@ -72,6 +74,27 @@ class InsetdShell {
 
     _frameVariant(frame) {
         return new GLib.Variant('(iiii)', frame);
+    }
+
+    // The focused window's frame changes without the focus moving (it is
+    // maximized, moved, resized): WindowFrame says so as it happens.
+    _watchFocusWindow() {
+        this._unwatchWindow();
+        const window = this._focusWindow;
+        if (window) {
+            this._watched = [window, ['position-changed', 'size-changed'].map(
+                signal => window.connect(signal, () => this._windowChanged()))];
+        }
+        this._windowChanged();
+    }
+
+    _unwatchWindow() {
+        if (!this._watched)
+            return;
+        const [window, ids] = this._watched;
+        this._watched = null;
+        for (const id of ids)
+            window.disconnect(id);
     }
 
     _windowChanged() {
