@@ -313,11 +313,14 @@ export class InsetdKeyboard extends EventTarget {
       : { type: "window", frame });
   }
 
-  /// The viewport's frame on the screen as insetd was last told.
+  /// The viewport's frame on the screen as insetd measures it: as insetd was
+  /// last told, moved to where the compositor draws the window if insetd
+  /// said so (`placed`).
   get window() {
     if (!this.viewport.reported) return null;
     const { toplevel, ...frame } = this.viewport.reported;
-    return frame;
+    const at = toplevel ? this.viewport.drawnAt : { x: 0, y: 0 };
+    return { ...frame, x: frame.x + at.x, y: frame.y + at.y };
   }
 
   /// How much of `view` the keyboard covers on the screen now, from what

@@ -218,8 +218,8 @@ class Chromium:
         suffix = "" if window == "a" else f"-{window}"
         url = f"http://127.0.0.1:{run.page.port}/?{run.osk}-{run.mode}" + ("" if window == "a" else f"&window={window}")
         mode = ["--kiosk", url] if run.mode == "kiosk" else [f"--app={url}"]
-        if run.mode == "app" and run.session.compositor in ("kwin", "mir"):
-            mode.append("--start-maximized")  # KWin and Mir leave a new window floating
+        if run.mode == "app" and run.session.compositor in ("kwin", "mir", "gnome"):
+            mode.append("--start-maximized")  # KWin, Mir and GNOME Shell leave a new window floating
         profile = f"{run.session.dir}/chrome-{run.osk}-{run.mode}{suffix}"
         process = run.session.spawn(
             "chromium", "chromium", "--ozone-platform=wayland", "--no-first-run", "--no-default-browser-check",

@@ -202,15 +202,16 @@ class Transitions:
 
     def settled(self, name, field, window="a"):
         """The page (its `window`) settled with `field` focused: padded by the
-        keyboard's cover of the viewport (all of it in full screen, none in
-        the shrunk app window), the field's bottom above the keyboard's top."""
+        keyboard's cover of the viewport (all of it in full screen and in
+        GNOME Shell's maximized window, which it never resizes; none in the
+        shrunk app window), the field's bottom above the keyboard's top."""
         run, page = self.run, self.run.page
 
         def check():
             r = page.fresh_report(window=window)
             if not r or r["active"] != field or r["animating"]:
                 return False, r
-            covered = 0 if run.mode == "app" else run.zone
+            covered = 0 if run.mode == "app" and run.session.compositor != "gnome" else run.zone
             # The inset is the keyboard's cover of the scroller the app follows
             # (the Qt app's Flickable ends above its footer).
             kb_top = r["innerHeight"] - covered
