@@ -69,6 +69,9 @@ extension DaemonCore {
         let drawn = window.toplevel == nil ? Point(x: 0, y: 0) : Point(x: origin.x - window.frame.minX, y: origin.y - window.frame.minY)
         guard drawn != toldPlacements[client] ?? Point(x: 0, y: 0) else { return }
         toldPlacements[client] = drawn.x == 0 && drawn.y == 0 ? nil : drawn
+        logger.debug(
+            "client's window placed where the compositor draws it",
+            metadata: ["client": "\(client)", "origin": "\(formatPoints(drawn.x)),\(formatPoints(drawn.y))"])
         outbox.send(.placed(origin: drawn), to: client)
     }
 
