@@ -102,6 +102,9 @@ enum insetd_event_type {
 	INSETD_EVENT_BYE,
 	/** The rotate key or command (subscribe to INSETD_TOPIC_ROTATION). */
 	INSETD_EVENT_ROTATE,
+	/** Since LIBINSETD_1.2, only after insetd_set_unplaced_window(): where
+	 *  insetd measures the window now (insetd_event_placed_get_origin()). */
+	INSETD_EVENT_PLACED,
 };
 
 enum insetd_keyboard_phase {
@@ -289,6 +292,15 @@ int insetd_blur(struct insetd *ctx, const char *view);
 /** Where this client's window is on the screen (screen points, width and
  *  height above 0). Without it the window is at 0,0 over the whole screen. */
 int insetd_set_window(struct insetd *ctx, struct insetd_rect frame);
+/** Since LIBINSETD_1.2. Where this client's window is, for a client that
+ *  cannot know (Wayland tells no client): @p frame is where its views start
+ *  if its window, @p toplevel in size as the compositor sizes it, is at the
+ *  screen's top-left. insetd places the window where an OSK bridge says the
+ *  compositor draws the focused window of that size, while this client holds
+ *  the focus, and says so with INSETD_EVENT_PLACED. Restated after a
+ *  reconnect, as insetd_set_window(), which it replaces (and which replaces
+ *  it). -EINVAL for a size not above 0 or a frame insetd_set_window() refuses. */
+int insetd_set_unplaced_window(struct insetd *ctx, struct insetd_rect frame, struct insetd_size toplevel);
 /** Subscribes to @p topics (or-ed enum insetd_topic), kept across reconnects. */
 int insetd_subscribe(struct insetd *ctx, unsigned topics);
 /** Scrolls @p rect (content coordinates) of @p view into view; @p margin < 0: none. */
@@ -324,6 +336,10 @@ bool insetd_event_keyboard_is_local(struct insetd_event *event);
 double insetd_event_get_duration(struct insetd_event *event);
 enum insetd_curve insetd_event_get_curve(struct insetd_event *event);
 
+/** PLACED (since LIBINSETD_1.2): where the compositor draws the window
+ *  insetd_set_unplaced_window() described, on the screen; 0,0: at the
+ *  top-left, as the client took it. Views stay in the window's coordinates. */
+struct insetd_point insetd_event_placed_get_origin(struct insetd_event *event);
 /** ADJUSTMENT and FOCUS_LOST: the view's name (valid until destroy). */
 const char *insetd_event_get_view(struct insetd_event *event);
 /** ADJUSTMENT accessors. */

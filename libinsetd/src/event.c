@@ -112,7 +112,7 @@ void insetd_event_destroy(struct insetd_event *event)
 }
 
 static const char *const type_names[] = {"NONE", "CONNECTED", "DISCONNECTED", "KEYBOARD", "ADJUSTMENT",
-					  "FOCUS_LOST", "POLICY", "ERROR", "BYE", "ROTATE"};
+					  "FOCUS_LOST", "POLICY", "ERROR", "BYE", "ROTATE", "PLACED"};
 
 bool require_type(struct insetd_event *e, const char *function, unsigned mask)
 {
@@ -122,7 +122,7 @@ bool require_type(struct insetd_event *e, const char *function, unsigned mask)
 		return true;
 	if (e->ctx)
 		logf_(e->ctx, INSETD_LOG_ERROR, "client bug: %s: invalid event type %s", function,
-		      e->type <= INSETD_EVENT_ROTATE ? type_names[e->type] : "unknown");
+		      e->type <= INSETD_EVENT_PLACED ? type_names[e->type] : "unknown");
 	return false;
 }
 
@@ -150,6 +150,7 @@ struct insetd_rect insetd_event_keyboard_get_end(struct insetd_event *e) { retur
 bool insetd_event_keyboard_is_local(struct insetd_event *e) { return FIELD(e, T(KEYBOARD), is_local); }
 double insetd_event_get_duration(struct insetd_event *e) { return FIELD(e, T(KEYBOARD) | T(ADJUSTMENT), duration); }
 enum insetd_curve insetd_event_get_curve(struct insetd_event *e) { return FIELD(e, T(KEYBOARD) | T(ADJUSTMENT), curve); }
+struct insetd_point insetd_event_placed_get_origin(struct insetd_event *e) { return FIELD(e, T(PLACED), placed_origin); }
 const char *insetd_event_get_view(struct insetd_event *e) { return FIELD(e, T(ADJUSTMENT) | T(FOCUS_LOST), view); }
 double insetd_event_adjustment_get_additional_bottom_inset(struct insetd_event *e)
 {

@@ -71,6 +71,7 @@ struct insetd_event {
 	struct insetd_insets content_inset, indicator_insets, adjusted_content_inset;
 	struct insetd_size content_size;
 	struct insetd_point content_offset;
+	struct insetd_point placed_origin;
 	bool always_bounce_vertical;
 	char *code;
 	char *message;
@@ -108,6 +109,8 @@ struct insetd {
 	struct view *views; /* in registration order */
 	bool has_window;
 	struct insetd_rect window;
+	bool has_toplevel; /* the window was set with insetd_set_unplaced_window() */
+	struct insetd_size toplevel;
 	char *focus_view;
 	struct insetd_rect focus_field;
 	unsigned topics;

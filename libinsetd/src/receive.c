@@ -261,6 +261,15 @@ static bool handle_line(struct insetd *ctx, const char *line, size_t len)
 			else if (event)
 				free(event);
 		}
+	} else if (strcmp(type, "placed") == 0) {
+		struct json_object *origin = get_object(o, "origin");
+		struct insetd_point at;
+		ok = origin && get_number(origin, "x", &at.x) && get_number(origin, "y", &at.y);
+		struct insetd_event *event = ok ? event_new(INSETD_EVENT_PLACED) : NULL;
+		if (event) {
+			event->placed_origin = at;
+			queue_event(ctx, event);
+		}
 	} else if (strcmp(type, "policy") == 0) {
 		parse_policy_fields(o, &ctx->state);
 		struct insetd_event *event = event_new(INSETD_EVENT_POLICY);

@@ -112,6 +112,8 @@ static int send_window(struct insetd *ctx)
 	if (!m)
 		return -ENOMEM;
 	json_object_object_add(m, "frame", rect_json(ctx->window));
+	if (ctx->has_toplevel)
+		json_object_object_add(m, "toplevel", size_json(ctx->toplevel));
 	return send_object(ctx, m);
 }
 
@@ -284,7 +286,26 @@ int insetd_set_window(struct insetd *ctx, struct insetd_rect frame)
 	if (!valid_rect(frame) || frame.width <= 0 || frame.height <= 0)
 		return -EINVAL;
 	ctx->has_window = true;
+	ctx->has_toplevel = false;
 	ctx->window = frame;
+	if (ctx->welcomed)
+		send_window(ctx);
+	return 0;
+}
+
+int insetd_set_unplaced_window(struct insetd *ctx, struct insetd_rect frame, struct insetd_size toplevel)
+{
+	if (!ctx)
+		return -EINVAL;
+	if (!valid_rect(frame) || frame.width <= 0 || frame.height <= 0)
+		return -EINVAL;
+	struct insetd_rect size = {0, 0, toplevel.width, toplevel.height};
+	if (!valid_rect(size) || toplevel.width <= 0 || toplevel.height <= 0)
+		return -EINVAL;
+	ctx->has_window = true;
+	ctx->has_toplevel = true;
+	ctx->window = frame;
+	ctx->toplevel = toplevel;
 	if (ctx->welcomed)
 		send_window(ctx);
 	return 0;

@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 void test_hello(void)
@@ -114,6 +116,69 @@ void test_window(void)
 	CHECK(insetd_blur(ctx, "w") == 0, "blur");
 	expect_keyboard(ctx, INSETD_PHASE_WILL_HIDE, 960, 336, true);
 	insetd_unref(ctx);
+}
+
+/* A line client on insetd's socket as an OSK bridge (the tests run as root,
+ * whom insetd authorizes): hello, then @p line; waits for its ok. */
+static int bridge_says(const char *line)
+{
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	snprintf(addr.sun_path, sizeof addr.sun_path, "%s", sock_path);
+	CHECK(fd >= 0 && connect(fd, (struct sockaddr *)&addr, sizeof addr) == 0, "bridge connect");
+	const char *hello = "{\"type\":\"hello\",\"version\":1,\"client\":\"insetd-osk/gnome\"}\n";
+	write_all(fd, hello, strlen(hello));
+	write_all(fd, line, strlen(line));
+	char buf[8192];
+	size_t len = 0;
+	long long deadline = now_ms() + 3000;
+	while (!strstr(buf, "\"ok\"") && now_ms() < deadline && len < sizeof buf - 1) {
+		ssize_t n = read(fd, buf + len, sizeof buf - 1 - len);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		buf[len] = 0;
+	}
+	CHECK(len > 0 && strstr(buf, "\"ok\""), "the bridge's report was not taken: %.200s", len ? buf : "");
+	return fd;
+}
+
+/* A window that cannot know its place (Wayland): maximized under a 32 pt top
+ * bar, 540x928 at y 32, taken to be at 0,0. A bridge says where the
+ * compositor draws the focused window; insetd places the client there when it
+ * focuses and says so (PLACED 0,32). On the screen the view is 32..960, the
+ * keyboard 624..960 covers 336 of it (taken at 0,0: 624..928, 304). Field
+ * 560..604 must end within 928 - 336 = 592: offset 12. */
+void test_unplaced_window(void)
+{
+	current_test = "unplaced window";
+	struct insetd *ctx = connect_ctx(sock_path, "c-test-unplaced");
+	CHECK(insetd_set_unplaced_window(ctx, (struct insetd_rect){0, 0, 540, 928}, (struct insetd_size){0, 928}) == -EINVAL,
+	      "0-wide toplevel accepted");
+	CHECK(insetd_set_unplaced_window(ctx, (struct insetd_rect){0, 0, 540, 928}, (struct insetd_size){540, 928}) == 0,
+	      "unplaced window");
+	struct insetd_view_desc d = full_view(540, 928, 1500);
+	CHECK(insetd_register_view(ctx, "u", &d) == 0, "register");
+	expect_adjustment(ctx, "u", 0, 0, 0);
+	int bridge = bridge_says("{\"type\":\"focusedWindow\",\"bridge\":\"gnome\",\"id\":1,"
+				 "\"frame\":{\"x\":0,\"y\":32,\"width\":540,\"height\":928}}\n");
+	CHECK(insetd_focus(ctx, "u", (struct insetd_rect){16, 560, 300, 44}) == 0, "focus");
+	struct insetd_event *e = wait_for(ctx, INSETD_EVENT_PLACED, NULL, 0, 3000);
+	struct insetd_point at = insetd_event_placed_get_origin(e);
+	CHECK_NUM(at.x, 0, "placed x");
+	CHECK_NUM(at.y, 32, "placed y");
+	insetd_event_destroy(e);
+	expect_keyboard(ctx, INSETD_PHASE_WILL_SHOW, 624, 336, true);
+	expect_adjustment(ctx, "u", 336, 12, 0.25);
+	/* The bridge goes: the window is back where the client took it. */
+	close(bridge);
+	e = wait_for(ctx, INSETD_EVENT_PLACED, NULL, 0, 3000);
+	at = insetd_event_placed_get_origin(e);
+	CHECK_NUM(at.y, 0, "placed y after the bridge left");
+	insetd_event_destroy(e);
+	CHECK(insetd_blur(ctx, "u") == 0, "blur");
+	insetd_unref(ctx);
+	printf("ok unplaced window 540x928 placed at 0,32 by the bridge's word: inset 336, offset 12; back at 0,0 when it left\n");
 }
 
 void test_restart(struct insetd *ctx, pid_t *daemon)

@@ -35,6 +35,7 @@ int main(int argc, char **argv)
 	test_hello();
 	struct insetd *form = test_focus();
 	test_window();
+	test_unplaced_window();
 	test_restart(form, &daemon);
 	stop_child(daemon);
 	printf("test-libinsetd: %d checks passed\n", passed);

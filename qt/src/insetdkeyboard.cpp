@@ -121,6 +121,8 @@ void InsetdKeyboard::handle(insetd_event *event)
         m_connected = false;
         m_visible = false;
         m_window.setKeyboardUp(false);
+        // A new insetd has placed the window nowhere yet.
+        m_window.placed(QPointF());
         m_views.restoreAll();
         emit connectedChanged();
         emit changed();
@@ -139,6 +141,11 @@ void InsetdKeyboard::handle(insetd_event *event)
     case INSETD_EVENT_ADJUSTMENT:
         m_views.apply(event);
         break;
+    case INSETD_EVENT_PLACED: {
+        const insetd_point origin = insetd_event_placed_get_origin(event);
+        m_window.placed(QPointF(origin.x, origin.y));
+        break;
+    }
     case INSETD_EVENT_FOCUS_LOST:
         m_focus.lost(QString::fromUtf8(insetd_event_get_view(event)));
         break;

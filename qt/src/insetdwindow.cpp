@@ -3,6 +3,8 @@
 #include "insetdwindow.h"
 #include "insetdconnection.h"
 
+#include <QGuiApplication>
+
 #include <insetd.h>
 
 InsetdWindow::InsetdWindow(InsetdConnection &connection)
@@ -94,18 +96,33 @@ void InsetdWindow::sendScreen()
 
 QRectF InsetdWindow::geometry() const
 {
-    return m_window ? QRectF(QPointF(m_window->position()), QSizeF(m_window->size())) : m_sent;
+    const QRectF window = m_window ? QRectF(QPointF(m_window->position()), QSizeF(m_window->size())) : m_sent;
+    return window.translated(m_drawnAt);
+}
+
+void InsetdWindow::placed(QPointF origin)
+{
+    if (origin == m_drawnAt)
+        return;
+    m_drawnAt = origin;
+    emit sent();
 }
 
 // Where the window is on the screen: Qt's word for it. On Wayland a client is
 // never told, and Qt says 0,0: the window is taken to be at the output's
-// top-left, a kiosk's maximized or full-screen window (docs/QT.md).
+// top-left, a kiosk's maximized or full-screen window, and insetd is told its
+// size, so that it places the window where the compositor draws it when an
+// OSK bridge says (docs/QT.md).
 void InsetdWindow::send()
 {
     struct insetd *ctx = m_connection.context();
     if (!m_window || !ctx || m_window->width() <= 0 || m_window->height() <= 0)
         return;
     m_sent = QRectF(QPointF(m_window->position()), QSizeF(m_window->size()));
-    insetd_set_window(ctx, {m_sent.x(), m_sent.y(), m_sent.width(), m_sent.height()});
+    const insetd_rect frame{m_sent.x(), m_sent.y(), m_sent.width(), m_sent.height()};
+    if (QGuiApplication::platformName() == QLatin1String("wayland"))
+        insetd_set_unplaced_window(ctx, frame, {m_sent.width(), m_sent.height()});
+    else
+        insetd_set_window(ctx, frame);
     emit sent();
 }

@@ -27,8 +27,13 @@ public:
     void adopt(QQuickWindow *window);
     /// The window on the screen as it is now: a report to insetd of its new
     /// size may still be on its way (sway shrinks it for the keyboard's zone,
-    /// grows it back). The last one sent once the window is gone.
+    /// grows it back). The last one sent once the window is gone. On Wayland
+    /// Qt says 0,0; where insetd heard from the compositor where the window
+    /// is drawn (`placed`), there.
     QRectF geometry() const;
+    /// insetd measures the window at @p origin: where the compositor draws it
+    /// (GNOME Shell's top bar puts a maximized window at y 32).
+    void placed(QPointF origin);
     /// insetd says the keyboard is up (true) or down: the window's size while
     /// it is down is the one a compositor shrinks for it (`shrunkForKeyboard`).
     void setKeyboardUp(bool up);
@@ -57,6 +62,8 @@ private:
     QPointer<QQuickWindow> m_window;
     QTimer m_timer;
     QRectF m_sent;
+    /// Where the compositor draws the window, as insetd says (Wayland only).
+    QPointF m_drawnAt;
     bool m_keyboardUp = false;
     /// The window's size while the keyboard was down, or since it last
     /// turned (a new width) or grew past it: not shrunk for the keyboard.

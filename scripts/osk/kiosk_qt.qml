@@ -93,6 +93,12 @@ Window {
         }
     }
 
+    function placedWindow(k) {
+        const s = form.Insetd.keyboard.screenRectangle
+        const known = k.height > 0 && s.height > 0 && k.height === s.height
+        return { x: known ? s.x - k.x : app.x, y: known ? s.y - k.y : app.y, width: app.width, height: app.height }
+    }
+
     function report() {
         const f = fieldRect()
         const k = form.Insetd.keyboard.rectangle
@@ -109,7 +115,10 @@ Window {
             // cover of it is the most its margin may grow by.
             viewBottom: v.y + v.height,
             padding: margin, animating: Math.abs(margin - form.Insetd.bottomInset) > 0.5,
-            window: { x: app.x, y: app.y, width: app.width, height: app.height },
+            // Where the module measures the window: Qt's word (0,0 on
+            // Wayland), or where insetd placed it by the compositor's word
+            // (the keyboard on the screen less the keyboard in the window).
+            window: placedWindow(k),
             scrollY: form.contentY, frames: frames, log: []
         }
         frames = []
