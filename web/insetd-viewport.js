@@ -30,11 +30,11 @@ export class Viewport {
     this.drawnAt = { x: 0, y: 0 };
   }
 
-  /// insetd measures the window at `origin` (the compositor's word); the
-  /// tops estimated so far were elsewhere, so none is in doubt from them.
+  /// insetd measures the window at `origin` (the compositor's word): a top
+  /// settled or in doubt moves with it.
   place(origin) {
+    if (this.settled) this.settled.y += origin.y - this.drawnAt.y;
     this.drawnAt = { x: origin.x, y: origin.y };
-    this.settled = null;
   }
 
   /// The viewport on the screen at this frame: the page's own word, or the
@@ -45,20 +45,32 @@ export class Viewport {
     return { ...window, x: window.x + this.drawnAt.x, y: window.y + this.drawnAt.y };
   }
 
-  /// The viewport's frame as insetd is to be told it, when it changed since
-  /// insetd was last told; null when it did not. Without the page's origin
-  /// the frame takes the window to be at the top-left, and `toplevel` (the
-  /// browser's outer window) lets insetd place it where the compositor draws
-  /// it (docs/PROTOCOL.md, "Where the window is").
-  moved() {
-    const window = measureWindow(this.origin);
-    if (!this.origin) window.toplevel = { width: Math.round(outerWidth), height: Math.round(outerHeight) };
+  /// The `window` message for the viewport, when it changed since insetd was
+  /// last told; null when it did not. Where the browser does not know the
+  /// window's place (Wayland: screenX and screenY are 0) and the page gave
+  /// no origin, the frame takes the window to be at the top-left, and
+  /// `toplevel` (the browser's outer window) lets insetd place it where the
+  /// compositor draws it (docs/PROTOCOL.md, "Where the window is").
+  windowMessage() {
+    const frame = measureWindow(this.origin);
+    const unplaced = !this.origin && !screenX && !screenY && outerWidth > 0 && outerHeight > 0;
+    const toplevel = unplaced ? { width: Math.round(outerWidth), height: Math.round(outerHeight) } : null;
     const known = this.reported;
-    if (known && known.x === window.x && known.y === window.y && known.width === window.width &&
-        known.height === window.height && known.toplevel?.width === window.toplevel?.width &&
-        known.toplevel?.height === window.toplevel?.height) return null;
-    this.reported = window;
-    return window;
+    if (known && known.x === frame.x && known.y === frame.y && known.width === frame.width &&
+        known.height === frame.height && known.toplevel?.width === toplevel?.width &&
+        known.toplevel?.height === toplevel?.height) return null;
+    this.reported = { ...frame, toplevel };
+    return toplevel ? { type: "window", frame, toplevel } : { type: "window", frame };
+  }
+
+  /// The viewport's frame on the screen as insetd measures it: as insetd was
+  /// last told, moved to where the compositor draws the window if insetd
+  /// said so (`placed`); null before insetd was told.
+  measured() {
+    if (!this.reported) return null;
+    const { toplevel, ...frame } = this.reported;
+    const at = toplevel ? this.drawnAt : { x: 0, y: 0 };
+    return { ...frame, x: frame.x + at.x, y: frame.y + at.y };
   }
 
   /// Stops watching (the page closed its connection).

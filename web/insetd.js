@@ -306,21 +306,13 @@ export class InsetdKeyboard extends EventTarget {
   /// Where the viewport is on the screen, when it moved or changed size (the
   /// caller clips the keyboard the page sees to it again: `followViewport`).
   sendWindow() {
-    const moved = this.viewport.moved();
-    if (!moved) return;
-    const { toplevel, ...frame } = moved;
-    this.send(toplevel && toplevel.width > 0 && toplevel.height > 0 ? { type: "window", frame, toplevel }
-      : { type: "window", frame });
+    const message = this.viewport.windowMessage();
+    if (message) this.send(message);
   }
 
-  /// The viewport's frame on the screen as insetd measures it: as insetd was
-  /// last told, moved to where the compositor draws the window if insetd
-  /// said so (`placed`).
+  /// The viewport's frame on the screen as insetd measures it.
   get window() {
-    if (!this.viewport.reported) return null;
-    const { toplevel, ...frame } = this.viewport.reported;
-    const at = toplevel ? this.viewport.drawnAt : { x: 0, y: 0 };
-    return { ...frame, x: frame.x + at.x, y: frame.y + at.y };
+    return this.viewport.measured();
   }
 
   /// How much of `view` the keyboard covers on the screen now, from what

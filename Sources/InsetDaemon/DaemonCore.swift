@@ -274,8 +274,9 @@ final class DaemonCore {
         case .focusedWindow(_, let frame):
             compositorFocused(frame, by: client)
             return acknowledge()
-        case .focus:
-            // Before the focus is measured: the window it is in may be drawn elsewhere.
+        case .focus(let name, _) where pipeline.engine.description(of: view(name)) != nil:
+            // Before the focus is measured: the window it is in may be drawn
+            // elsewhere. A focus the pipeline will refuse moves nothing.
             holdFocus(client)
         default:
             break

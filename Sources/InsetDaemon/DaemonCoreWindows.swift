@@ -86,7 +86,8 @@ extension DaemonCore {
     }
 
     /// A bridge read the compositor's focused window (nil: none, or it cannot
-    /// tell); the client holding the focus moves with it.
+    /// tell); the client holding the focus moves with it. The latest reading
+    /// of any bridge holds (one compositor, one focused window).
     func compositorFocused(_ frame: Rect?, by bridge: ClientID) {
         if let frame {
             compositorFocus = (frame, bridge)

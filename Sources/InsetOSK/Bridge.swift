@@ -296,7 +296,16 @@ package final class Bridge {
     /// changed, and once on each new link: it places the client holding the
     /// focus there (a maximized window under GNOME Shell's top bar).
     private func relayFocusedWindow() {
-        guard let backend, backend.readsFocusedWindow, machine.attached, let link else { return }
+        guard let link else { return }
+        guard let backend, backend.readsFocusedWindow, machine.attached else {
+            // The OSK's shell went (the extension disabled, the Shell
+            // restarted): its last word on the window is no longer true.
+            if case .some(.some) = relayedWindow {
+                relayedWindow = .some(nil)
+                link.reportFocusedWindow(bridge: backend?.name ?? "gnome", frame: nil)
+            }
+            return
+        }
         guard windowChanged || relayedWindow == nil else { return }
         windowChanged = false
         let frame = backend.focusedWindow()

@@ -149,4 +149,32 @@ extension DaemonCoreRoutingTests {
         focusAndSettle(a)
         #expect(try placements(a) == [])
     }
+
+    @Test func aFocusInsetdRefusesMovesNoWindow() throws {
+        unplacedClient()
+        join(b)
+        request(b, .focusedWindow(bridge: "gnome", frame: Self.underTopBar))
+        focusAndSettle(a)
+        #expect(try lastInset(a) == 209)
+        // c focuses a view it never registered: refused, and a stays placed.
+        let c = ClientID("c3")
+        join(c)
+        request(c, .window(frame: Rect(x: 0, y: 0, width: 1280, height: 768), toplevel: Size(width: 1280, height: 768)))
+        request(c, .focus(view: "never", field: Rect(x: 0, y: 10, width: 300, height: 44)))
+        #expect(core.placedOrigin(of: a) == Point(x: 0, y: 32))
+        #expect(try placements(a) == [])
+    }
+
+    @Test func aWindowOfANewSizeIsNoLongerTheOneTheCompositorDraws() throws {
+        unplacedClient()
+        join(b)
+        request(b, .focusedWindow(bridge: "gnome", frame: Self.underTopBar))
+        focusAndSettle(a)
+        #expect(try placements(a) == [Point(x: 0, y: 32)])
+        // Restored from maximized: 1000x600, until the bridge says where it is now.
+        request(a, .window(frame: Rect(x: 0, y: 0, width: 1000, height: 600), toplevel: Size(width: 1000, height: 600)))
+        #expect(try placements(a) == [Point(x: 0, y: 0)])
+        request(b, .focusedWindow(bridge: "gnome", frame: Rect(x: 140, y: 180, width: 1000, height: 600)))
+        #expect(try placements(a) == [Point(x: 140, y: 180)])
+    }
 }

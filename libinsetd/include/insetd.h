@@ -83,7 +83,9 @@ enum insetd_event_type {
 	INSETD_EVENT_CONNECTED = 1,
 	/** The connection is gone (insetd stopped, crashed, said bye, or sent
 	 *  something this library refuses); the context reconnects by itself.
-	 *  A front-end should restore its views: no keyboard is known now. */
+	 *  A front-end should restore its views: no keyboard is known now, and a
+	 *  window insetd placed (INSETD_EVENT_PLACED) is at 0,0 again, with no
+	 *  PLACED event to say so. */
 	INSETD_EVENT_DISCONNECTED,
 	/** A keyboard notification: phase, begin and end frames (screen
 	 *  coordinates), animation duration and curve, is_local. */

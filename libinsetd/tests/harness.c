@@ -141,8 +141,8 @@ struct insetd_event *next_event(struct insetd *ctx, int timeout_ms)
 const char *type_name(enum insetd_event_type t)
 {
 	static const char *const names[] = {"none",   "CONNECTED", "DISCONNECTED", "KEYBOARD", "ADJUSTMENT",
-					    "FOCUS_LOST", "POLICY", "ERROR", "BYE", "ROTATE"};
-	return t <= INSETD_EVENT_ROTATE ? names[t] : "?";
+					    "FOCUS_LOST", "POLICY", "ERROR", "BYE", "ROTATE", "PLACED"};
+	return t <= INSETD_EVENT_PLACED ? names[t] : "?";
 }
 
 /* The next event of @p type (for @p view, and in @p phase, when given); others are skipped. */

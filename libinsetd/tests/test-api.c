@@ -32,6 +32,7 @@ void test_null_contexts(void)
 	CHECK(insetd_focus(NULL, "v", r) == -EINVAL, "focus");
 	CHECK(insetd_blur(NULL, "v") == -EINVAL, "blur");
 	CHECK(insetd_set_window(NULL, r) == -EINVAL, "set_window");
+	CHECK(insetd_set_unplaced_window(NULL, r, (struct insetd_size){1, 1}) == -EINVAL, "set_unplaced_window");
 	CHECK(insetd_subscribe(NULL, INSETD_TOPIC_POLICY) == -EINVAL, "subscribe");
 	CHECK(insetd_scroll(NULL, "v", r, 0) == -EINVAL, "scroll");
 	CHECK(insetd_transition(NULL, 0.3, NULL) == -EINVAL, "transition");
@@ -53,6 +54,7 @@ void test_null_contexts(void)
 	CHECK(insetd_event_get_context(NULL) == NULL, "event_get_context");
 	CHECK(!insetd_event_get_state(NULL, &s), "event_get_state");
 	CHECK(insetd_event_get_view(NULL) == NULL, "event_get_view");
+	CHECK(insetd_event_placed_get_origin(NULL).y == 0, "event_placed_get_origin");
 	CHECK(insetd_event_keyboard_get_end(NULL).height == 0, "keyboard_get_end");
 	insetd_event_destroy(NULL);
 	printf("ok NULL contexts: -EINVAL, NULL, false or nothing, never a crash (%d checks)\n", passed - before);

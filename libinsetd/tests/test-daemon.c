@@ -129,7 +129,7 @@ static int bridge_says(const char *line)
 	const char *hello = "{\"type\":\"hello\",\"version\":1,\"client\":\"insetd-osk/gnome\"}\n";
 	write_all(fd, hello, strlen(hello));
 	write_all(fd, line, strlen(line));
-	char buf[8192];
+	char buf[8192] = "";
 	size_t len = 0;
 	long long deadline = now_ms() + 3000;
 	while (!strstr(buf, "\"ok\"") && now_ms() < deadline && len < sizeof buf - 1) {

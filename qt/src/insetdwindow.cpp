@@ -120,7 +120,7 @@ void InsetdWindow::send()
         return;
     m_sent = QRectF(QPointF(m_window->position()), QSizeF(m_window->size()));
     const insetd_rect frame{m_sent.x(), m_sent.y(), m_sent.width(), m_sent.height()};
-    if (QGuiApplication::platformName() == QLatin1String("wayland"))
+    if (QGuiApplication::platformName().startsWith(QLatin1String("wayland")))
         insetd_set_unplaced_window(ctx, frame, {m_sent.width(), m_sent.height()});
     else
         insetd_set_window(ctx, frame);
