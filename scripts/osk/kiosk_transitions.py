@@ -135,7 +135,11 @@ class Transitions:
         # The second window's frames, where the step had one: judged alike.
         frames += body.frames() if isinstance(body, OtherWindow) else []
         frames.sort(key=lambda f: f.t)
-        drops, reaction = self.drops(samples) if body == self.field_to_field else [], ""
+        # The focus moving to another field, or to another window's, is a
+        # text-input change, at which squeekboard may drop its show
+        # (insetd-osk asks again): its drops there are its own.
+        moves_focus = body == self.field_to_field or isinstance(body, OtherWindow)
+        drops, reaction = self.drops(samples) if moves_focus else [], ""
         if body == self.osk_restarted:
             span, reaction = self.crash_reaction(name, frames)
             drops = [span]
@@ -187,8 +191,9 @@ class Transitions:
     @staticmethod
     def drops(samples):
         """The spans in which the keyboard left the screen and came back with
-        no hide asked for: the OSK's own drops (field to field asks for none
-        until its blur, after which the keyboard does not come back)."""
+        no hide asked for: the OSK's own drops (field to field, and window to
+        window, ask for none until the blur, after which the keyboard does
+        not come back)."""
         spans, left, seen_up = [], None, False
         for start, end, zone in samples:
             if zone == 0 and left is None and seen_up:
