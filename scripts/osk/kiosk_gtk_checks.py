@@ -18,18 +18,40 @@ for), 37 px in GTK's default theme, above the content in the window's
 coordinates: the form's last entry ends at 916 + 37 = 953 of the unshrunk
 window and its offset is 37 px more. An Adw.ApplicationWindow has none (the
 page is its content), nor has a full-screen window.
+
+On GNOME Shell 43 (540x960) the app window is maximized under the Shell's
+32 px top bar: 928 tall at y 32, never shrunk, with GTK's title bar as on phoc
+(mutter offers no server-side decorations); the Shell's keyboard is 240 tall
+at 720 (the extension's KeyboardFrame 0,720 540x240). It covers 960 - 720 = 240 px of the window, so the window
+in its own coordinates has the keyboard's top at 720 - 32 = 688: form: padding
+240 (the scrolled window ends at the window's bottom) and offset 916 + 37 - 688
+= 265; adw: padding 240, offset 888 - 688 = 200 to 912 - 688 = 224. Taking the
+window at the screen's top (no placement) puts the keyboard's top 32 px lower
+(720 in the window): padding 208 and the field 32 px below the keyboard's top.
 """
 import json
 
-KEYBOARD = {"squeekboard": 172, "wvkbd": 300}
+KEYBOARD = {"squeekboard": 172, "wvkbd": 300, "gnome": 240}
 HEIGHT = 960
 TITLE_BAR = 37
+# GNOME Shell's top bar: a maximized window starts below it.
+GNOME_TOP_BAR = 32
 # The focused field's bottom in the window at offset 0 (no title bar).
 UNSCROLLED = {"form": 916, "adw": 888}
 
 
 def title_bar(compositor, layout, mode):
-    return TITLE_BAR if compositor == "phoc" and layout != "adw" and mode == "app" else 0
+    return TITLE_BAR if compositor in ("phoc", "gnome") and layout != "adw" and mode == "app" else 0
+
+
+def window_height(compositor, mode):
+    """The app window's height while no keyboard is up."""
+    return HEIGHT - GNOME_TOP_BAR if compositor == "gnome" and mode == "app" else HEIGHT
+
+
+def shrinks(compositor, mode):
+    """Whether the compositor shrinks the app window for the keyboard (else the module pads)."""
+    return mode == "app" and compositor != "gnome"
 
 
 def read_app_log(path):
@@ -55,15 +77,17 @@ def check_settled(path, layout, mode, keyboard, compositor="sway"):
     the mode, the field at or above the keyboard's top and the offset worked
     out by hand; each blur ends with no padding."""
     frames, steps = read_app_log(path)
-    top = HEIGHT - keyboard
+    # The keyboard's top in the window's coordinates; it reaches the window's bottom.
+    height = window_height(compositor, mode)
+    top = height - keyboard
     # adw: GtkListBox also scrolls its focused row into view by itself, at
     # most to the content's end (912 - 788 = 124).
     bar = title_bar(compositor, layout, mode)
     offset = {"form": (916 + bar - top, 916 + bar - top), "adw": (888 - top, 912 - top)}.get(layout)
-    want = (top, 0) if mode == "app" else (HEIGHT, HEIGHT - top)
+    want = (top, 0) if shrinks(compositor, mode) else (height, height - top)
     bad, ends, ups, covered_total = [], set(), [], 0
     # The layout as worked out: the field's bottom before the first focus.
-    first = [f for f in frames if steps and f[0] < steps[0][1] and f[1] == HEIGHT]
+    first = [f for f in frames if steps and f[0] < steps[0][1] and f[1] == height]
     if layout in UNSCROLLED and first and first[-1][4] != UNSCROLLED[layout] + bar:
         bad.append(f"the field's bottom before the first focus is {first[-1][4]:g}, not {UNSCROLLED[layout] + bar}")
     for i, (kind, at) in enumerate(steps):
