@@ -212,12 +212,11 @@ static struct insetd_rect field_rect(InsetdGtkView *view, GtkWidget *widget)
 static struct insetd_size window_geometry(void)
 {
 #ifdef GDK_WINDOWING_WAYLAND
-	if (L.surface && GDK_IS_WAYLAND_SURFACE(L.surface) && L.window) {
-		int w = gtk_widget_get_width(L.window), h = gtk_widget_get_height(L.window);
-		if (w > 0 && h > 0)
-			return (struct insetd_size){w, h};
-		return (struct insetd_size){L.win_w, L.win_h};
-	}
+	// Before its first allocation the window is its surface's size.
+	if (L.surface && GDK_IS_WAYLAND_SURFACE(L.surface) && L.window)
+		return gtk_widget_get_height(L.window) > 0
+			       ? (struct insetd_size){gtk_widget_get_width(L.window), gtk_widget_get_height(L.window)}
+			       : (struct insetd_size){L.win_w, L.win_h};
 #endif
 	return (struct insetd_size){0, 0};
 }

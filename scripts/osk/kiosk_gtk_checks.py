@@ -99,7 +99,8 @@ def check_settled(path, layout, mode, keyboard, compositor="sway"):
             continue
         up = [f for f in during if (f[1], f[2]) == want]
         if not up:
-            bad.append(f"focus {i // 2 + 1}: the keyboard never came up (last frame {during[-1] if during else None})")
+            bad.append(f"focus {i // 2 + 1}: the keyboard never came up: no frame with window {want[0]}, padding "
+                       f"{want[1]} (last frame {during[-1] if during else None})")
             continue
         _t, height, margin, value, bottom = during[-1]
         if (height, margin) != want:
