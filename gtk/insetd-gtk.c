@@ -12,6 +12,9 @@
 
 #include "insetd-gtk.h"
 #include "insetd-gtk-view.h"
+#ifdef GDK_WINDOWING_WAYLAND
+#include <gdk/wayland/gdkwayland.h>
+#endif
 
 /* The process's one link to insetd: the connection, the focused field and
  * its window, and the keyboard as insetd last described it. */
@@ -29,6 +32,10 @@ static struct {
 	int win_w, win_h;
 	int unshrunk_h; /* the window's height while no keyboard was shown */
 	struct insetd_rect sent_window;
+	struct insetd_size sent_toplevel;
+	/* Where insetd placed the window on the screen (its PLACED event): the
+	 * keyboard, in screen points, is in the window's coordinates there. */
+	struct insetd_point origin;
 	gboolean kb_visible;
 	struct insetd_rect kb;
 	guint blur_idle, update_idle;
@@ -55,10 +62,11 @@ double insetd_gtk_covered(InsetdGtkView *view)
 	graphene_rect_t frame;
 	if (!insetd_gtk_view_frame(view, L.window, &frame))
 		return 0;
-	double top = MAX(MAX(frame.origin.y, 0), L.kb.y);
-	double bottom = MIN(MIN(frame.origin.y + frame.size.height, L.win_h), L.kb.y + L.kb.height);
-	double left = MAX(MAX(frame.origin.x, 0), L.kb.x);
-	double right = MIN(MIN(frame.origin.x + frame.size.width, L.win_w), L.kb.x + L.kb.width);
+	double kx = L.kb.x - L.origin.x, ky = L.kb.y - L.origin.y;
+	double top = MAX(MAX(frame.origin.y, 0), ky);
+	double bottom = MIN(MIN(frame.origin.y + frame.size.height, L.win_h), ky + L.kb.height);
+	double left = MAX(MAX(frame.origin.x, 0), kx);
+	double right = MIN(MIN(frame.origin.x + frame.size.width, L.win_w), kx + L.kb.width);
 	return (bottom > top && right > left) ? bottom - top : 0;
 }
 
@@ -94,8 +102,10 @@ static void handle(struct insetd_event *event)
 		clamp_all();
 		break;
 	case INSETD_EVENT_DISCONNECTED:
-		// No keyboard is known: every view as the app made it.
+		// No keyboard is known: every view as the app made it. A new
+		// insetd has placed the window nowhere yet.
 		L.kb_visible = FALSE;
+		L.origin = (struct insetd_point){0, 0};
 		restore_all();
 		break;
 	case INSETD_EVENT_KEYBOARD: {
@@ -116,6 +126,13 @@ static void handle(struct insetd_event *event)
 						      insetd_event_adjustment_get_content_offset(event).y);
 		break;
 	}
+	case INSETD_EVENT_PLACED:
+		// The same keyboard, measured from where the compositor draws the
+		// window: clamped in the next frame, before insetd's adjustment for
+		// the new place arrives.
+		L.origin = insetd_event_placed_get_origin(event);
+		clamp_all();
+		break;
 	default:
 		break;
 	}
@@ -188,6 +205,22 @@ static struct insetd_rect field_rect(InsetdGtkView *view, GtkWidget *widget)
 				    b.size.height};
 }
 
+// On Wayland, the window's size as the compositor sizes it (its window
+// geometry: the GtkWindow without the shadows GTK draws around a floating
+// client-decorated window, none around a maximized one); 0 x 0 elsewhere,
+// where the window is taken to be at 0,0.
+static struct insetd_size window_geometry(void)
+{
+#ifdef GDK_WINDOWING_WAYLAND
+	// Before its first allocation the window is its surface's size.
+	if (L.surface && GDK_IS_WAYLAND_SURFACE(L.surface) && L.window)
+		return gtk_widget_get_height(L.window) > 0
+			       ? (struct insetd_size){gtk_widget_get_width(L.window), gtk_widget_get_height(L.window)}
+			       : (struct insetd_size){L.win_w, L.win_h};
+#endif
+	return (struct insetd_size){0, 0};
+}
+
 // Everything insetd needs for the focused field, sent only when it changed.
 static gboolean send_state(gpointer data)
 {
@@ -196,11 +229,20 @@ static gboolean send_state(gpointer data)
 	if (!L.focused || !L.focused_view || !L.ctx || L.win_w <= 0 || L.win_h <= 0)
 		return G_SOURCE_REMOVE;
 	// Wayland tells a client nothing of its place: the window is taken to be
-	// at the output's top-left (a kiosk's or phone's maximized window).
+	// at the output's top-left (a kiosk's or phone's maximized window), and
+	// insetd is told the window's size, so that it places the window where
+	// an OSK bridge says the compositor draws it (GNOME Shell's maximized
+	// window under its top bar).
 	struct insetd_rect window = {0, 0, L.win_w, L.win_h};
-	if (memcmp(&window, &L.sent_window, sizeof window) != 0) {
-		insetd_set_window(L.ctx, window);
+	struct insetd_size toplevel = window_geometry();
+	if (memcmp(&window, &L.sent_window, sizeof window) != 0 ||
+	    memcmp(&toplevel, &L.sent_toplevel, sizeof toplevel) != 0) {
+		if (toplevel.width > 0)
+			insetd_set_unplaced_window(L.ctx, window, toplevel);
+		else
+			insetd_set_window(L.ctx, window);
 		L.sent_window = window;
+		L.sent_toplevel = toplevel;
 	}
 	insetd_gtk_view_describe(L.focused_view, L.ctx, L.window);
 	struct insetd_rect field = field_rect(L.focused_view, L.focused);

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """A stock GTK4 / libadwaita app with no insetd code, for scripts/gtk-test.
 
-  gtk-app.py form|chat|adw|notes [--fullscreen] [--cycles N] [--period S] [--max-wait S]
+  gtk-app.py form|chat|adw|notes [--fullscreen|--maximized] [--cycles N] [--period S] [--max-wait S]
 
 form: 15 labelled entries in a Gtk.ScrolledWindow, the last one focused;
 notes: a Gtk.TextView at the end of a scrolled box (run by name only);
@@ -10,6 +10,8 @@ bottom; adw: an Adw.PreferencesPage of Adw.EntryRow. The window first focuses
 a button (so sway 1.7 tells GTK nothing of text input: no OSK by itself), then
 focuses the bottom field and takes the focus away, each held PERIOD seconds
 after the keyboard came (or went), starting 0.8 s after its first frame.
+--maximized: a maximized window (GNOME Shell's app window, which the Shell
+never shrinks for its keyboard: the module pads it, as in full screen).
 
 Test code, not the module's: it logs every frame it draws (GdkFrameClock
 after-paint) as scripts/osk/im-frames reads them (frame_rule.py's gtk_frame),
@@ -29,6 +31,7 @@ from gi.repository import GLib, Gtk  # noqa: E402
 args = sys.argv[1:]
 LAYOUT = args[0]
 FULLSCREEN = "--fullscreen" in args
+MAXIMIZED = "--maximized" in args
 CYCLES = int(args[args.index("--cycles") + 1]) if "--cycles" in args else 5
 PERIOD = float(args[args.index("--period") + 1]) if "--period" in args else 1.0
 MAX_WAIT = float(args[args.index("--max-wait") + 1]) if "--max-wait" in args else 4.0
@@ -136,7 +139,7 @@ def activate(app):
         # keyboard's first drawing, and on the first show drew nothing of the
         # app for up to 1.7 s here).
         shrunk = win.get_height() < full_height[0]
-        if settled and not FULLSCREEN:
+        if settled and not (FULLSCREEN or MAXIMIZED):
             return shrunk
         return shrunk or any(w.get_margin_bottom() != own[id(w)] for w in padded)
 
@@ -177,6 +180,8 @@ def activate(app):
     win.connect("map", lambda *_: win.get_frame_clock().connect("after-paint", first_frame))
     if FULLSCREEN:
         win.fullscreen()
+    elif MAXIMIZED:
+        win.maximize()
     win.present()
 
 

@@ -125,12 +125,13 @@ def cycles_of(steps, samples):
     return out
 
 
-def judge_cycles(judge, frames, steps, samples, wanted, drawn_at=None):
+def judge_cycles(judge, frames, steps, samples, wanted, drawn_at=None, base_viewport=OUTPUT[1]):
     """Gives each of the first `wanted` cycles' frames to `judge` (a
     CellJudge): from where the last cycle's ended to where the keyboard is no
     longer certainly gone after this blur. `drawn_at(focus, up_at, blur)`:
-    when the OSK drew the keyboard (P6). Returns (n, focus, up_at, wrong
-    frames) per cycle."""
+    when the OSK drew the keyboard (P6). `base_viewport`: the app window's
+    height while nothing shrinks it (the output's, but for a window under a
+    top bar). Returns (n, focus, up_at, wrong frames) per cycle."""
     slack = FRAME_MS / 1000
     start = steps[0][1]
     out = []
@@ -139,7 +140,7 @@ def judge_cycles(judge, frames, steps, samples, wanted, drawn_at=None):
         mine = [f for f in frames if start <= f.t < until]
         start = max(start, until)
         drawn = drawn_at(f_at, up_at, b_at) if drawn_at else None
-        out.append((n, f_at, up_at, judge.cycle(mine, zone, OUTPUT[1], True, up_at, b_at, gone_at, drawn, held=True)))
+        out.append((n, f_at, up_at, judge.cycle(mine, zone, base_viewport, True, up_at, b_at, gone_at, drawn, held=True)))
     return out
 
 

@@ -21,7 +21,11 @@ zone), wvkbd by its zone alone; on phoc (no IPC), squeekboard's Visible with
 its height at 540 wide (172, as kiosk-test configures it there), wvkbd by how
 much the app window lost (phoc shrinks it for the zone), as kiosk-test reads
 phoc for Chromium, and in full screen by its own Wayland log
-(im_frames.phoc_reading).
+(im_frames.phoc_reading). On GNOME Shell 43 (app mode: a maximized window
+under the top bar, which the Shell never shrinks) the Shell's keyboard through
+insetd's extension: Visible, and how much of the focused window (WindowFrame)
+the KeyboardFrame covers; no typing there (mutter has no virtual-keyboard
+protocol for wtype).
 """
 import os
 import signal
@@ -30,7 +34,7 @@ import threading
 import time
 
 from frame_rule import CellJudge, percentile
-from kiosk_gtk_checks import KEYBOARD, check_settled, check_absent, check_killed, module_is_default
+from kiosk_gtk_checks import KEYBOARD, check_settled, check_absent, check_killed, module_is_default, window_height
 from kiosk_session import read
 import im_frames as IM
 from osk_surface import ShownHeight, drawn_for
@@ -43,7 +47,9 @@ APP = os.path.join(ROOT, "gtk", "tests", "gtk-app.py")
 # chat:app (GTK's own layout keeps the entry above a shrunk window's keyboard;
 # the module only reports) runs when named.
 DEFAULT_CASES = {"sway": "form:app form:kiosk chat:kiosk adw:app adw:kiosk form:app:wvkbd adw:kiosk:wvkbd hostile",
-                 "phoc": "form:app adw:app form:kiosk form:app:wvkbd"}
+                 "phoc": "form:app adw:app form:kiosk form:app:wvkbd",
+                 # GNOME Shell's own keyboard; app: a maximized window under the top bar.
+                 "gnome": "form:app adw:app form:kiosk hostile"}
 MODES = {"app": "app", "window": "app", "kiosk": "kiosk", "fullscreen": "kiosk"}
 
 
@@ -52,14 +58,15 @@ def parse_cases(text, compositor):
     if compositor not in DEFAULT_CASES:
         raise SystemExit(f"kiosk-test: --app gtk runs on {' and '.join(DEFAULT_CASES)}, not {compositor}")
     cases = []
+    default_osk = "gnome" if compositor == "gnome" else "squeekboard"
     for word in (text or DEFAULT_CASES[compositor]).split():
         if word.split(":")[0] == "hostile":  # hostile[:OSK]: full screen, where the padding is the OSK's height
-            cases.append(("hostile", "kiosk", word.split(":")[1] if ":" in word else "squeekboard"))
+            cases.append(("hostile", "kiosk", word.split(":")[1] if ":" in word else default_osk))
             continue
         parts = word.split(":")
         if len(parts) not in (2, 3) or parts[0] not in ("form", "chat", "adw", "notes") or parts[1] not in MODES:
             raise SystemExit(f"kiosk-test: a GTK case is LAYOUT:MODE[:OSK] (form|chat|adw|notes, app|kiosk), not {word!r}")
-        cases.append((parts[0], MODES[parts[1]], parts[2] if len(parts) == 3 else "squeekboard"))
+        cases.append((parts[0], MODES[parts[1]], parts[2] if len(parts) == 3 else default_osk))
     return cases
 
 
@@ -97,6 +104,22 @@ class Gtk:
             "/usr/bin/python3", APP, *app_args, logname=logname)
 
 
+def gnome_reading(shell):
+    """("up"|"gone"|"moving", what the Shell's keyboard covers of the focused
+    window from its bottom), or None: the extension's Visible, KeyboardFrame
+    and WindowFrame, read one after the other."""
+    visible = shell.visible()
+    if visible is None:
+        return None
+    if not visible:
+        return "gone", 0
+    keyboard, window = shell._rect("KeyboardFrame"), shell.window_rect()
+    if not keyboard or not window:
+        return None
+    cover = window["y"] + window["height"] - keyboard[1]
+    return ("up", cover) if 0 < cover <= keyboard[3] else ("moving", max(cover, 0))
+
+
 class GtkCell:
     """One GTK app (layout) in one window mode under one OSK: a fresh app,
     `cycles` focus/blur cycles, every frame judged."""
@@ -123,6 +146,8 @@ class GtkCell:
         session = self.session
         if session.compositor == "sway":
             return IM.reading(session, self.osk != "squeekboard")
+        if session.compositor == "gnome":
+            return gnome_reading(session.gnome)
         return IM.phoc_reading(session, self.osk, self.mode, self.log_path, self.shown, KEYBOARD["squeekboard"])
 
     def sample(self, process, wanted, deadline):
@@ -162,7 +187,8 @@ class GtkCell:
             self.seconds = time.time() - started
 
     def run_cell(self):
-        window = ["--fullscreen"] if self.mode == "kiosk" else []
+        gnome = self.session.compositor == "gnome"
+        window = ["--fullscreen"] if self.mode == "kiosk" else ["--maximized"] if gnome else []
         process = self.start_app(self.app.socket, self.layout, *window, "--cycles", str(self.cycles),
                                  "--period", str(self.app.period))
         try:
@@ -170,7 +196,8 @@ class GtkCell:
             # here, and wtype's keys sent then were lost: it types at the
             # second focus there.
             nth = 2 if self.session.compositor == "phoc" and self.cycles > 1 else 1
-            typer = self.type_after_focus("insetd", nth) if (self.layout, self.mode) == ("form", "app") else None
+            typer = (self.type_after_focus("insetd", nth)
+                     if (self.layout, self.mode) == ("form", "app") and not gnome else None)
             samples = self.sample(process, self.cycles, time.time() + 6 * self.cycles + 25)
             try:
                 process.wait(timeout=10)
@@ -195,7 +222,8 @@ class GtkCell:
             return
         log = f"{self.session.dir}/{self.osk}.log"
         for n, f_at, up_at, wrong in IM.judge_cycles(self.judge, frames, steps, samples, self.cycles,
-                                                      lambda since, up_at, until: drawn_for(log, since, up_at, until)):
+                                                      lambda since, up_at, until: drawn_for(log, since, up_at, until),
+                                                      window_height(self.session.compositor, self.mode)):
             if wrong:
                 self.fail(f"cycle {n}: more inset than the keyboard on the screen covers: " + "; ".join(wrong))
             if up_at is None:
@@ -233,7 +261,8 @@ class GtkCell:
 class GtkHostile(GtkCell):
     """No insetd (the app unchanged, typing works); insetd killed while the
     full-screen field is padded (the padding goes, the app keeps drawing and
-    typing) and started again (the next focus is padded again)."""
+    typing) and started again (the next focus is padded again). On GNOME
+    Shell nothing is typed (no virtual-keyboard protocol for wtype)."""
 
     @property
     def label(self):
@@ -242,14 +271,18 @@ class GtkHostile(GtkCell):
     def run_cell(self):
         session, directory = self.session, self.session.dir
         self.log_path = f"{directory}/gtk-hostile-absent-{self.osk}.log"
-        process = self.start_app(f"{directory}/absent.sock", "form", "--cycles", "2", "--max-wait", "0.5",
+        typing = session.compositor != "gnome"
+        # GNOME Shell leaves a new window floating at its natural size: maximized, as in its cells.
+        window = [] if typing else ["--maximized"]
+        process = self.start_app(f"{directory}/absent.sock", "form", *window, "--cycles", "2", "--max-wait", "0.5",
                                  "--period", str(self.app.period))
         try:
             # phoc's first show can swallow wtype's keys (run_cell): the second focus.
-            typer = self.type_after_focus("absent", 2 if session.compositor == "phoc" else 1)
+            typer = self.type_after_focus("absent", 2 if session.compositor == "phoc" else 1) if typing else None
             process.wait(timeout=40)
-            typer.join(5)
-            self.report(check_absent(self.log_path))
+            if typer:
+                typer.join(5)
+            self.report(check_absent(self.log_path, typing))
         except subprocess.TimeoutExpired:
             self.fail("without insetd the app did not end")
         finally:
@@ -270,12 +303,15 @@ class GtkHostile(GtkCell):
                 os.kill(pid, signal.SIGKILL)
             insetd.wait(timeout=10)
             killed = time.time()
-            typer = self.type_after_focus("killed", nth=2)
-            typer.join(40)
+            if typing:
+                self.type_after_focus("killed", nth=2).join(40)
+            else:
+                self.wait_steps("focus", 2, timeout=40)
+                time.sleep(0.3)
             restarted = time.time()
             self.restart_insetd(insetd.args)
             process.wait(timeout=40)
-            self.report(check_killed(self.log_path, killed, restarted, KEYBOARD[self.osk]))
+            self.report(check_killed(self.log_path, killed, restarted, KEYBOARD[self.osk], typing))
         except subprocess.TimeoutExpired:
             self.fail("the app did not end after insetd was killed")
         finally:

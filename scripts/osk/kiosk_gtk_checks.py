@@ -18,18 +18,40 @@ for), 37 px in GTK's default theme, above the content in the window's
 coordinates: the form's last entry ends at 916 + 37 = 953 of the unshrunk
 window and its offset is 37 px more. An Adw.ApplicationWindow has none (the
 page is its content), nor has a full-screen window.
+
+On GNOME Shell 43 (540x960) the app window is maximized under the Shell's
+32 px top bar: 928 tall at y 32, never shrunk, with GTK's title bar as on phoc
+(mutter offers no server-side decorations); the Shell's keyboard is 240 tall
+at 720 (the extension's KeyboardFrame 0,720 540x240). It covers 960 - 720 = 240 px of the window, so the window
+in its own coordinates has the keyboard's top at 720 - 32 = 688: form: padding
+240 (the scrolled window ends at the window's bottom) and offset 916 + 37 - 688
+= 265; adw: padding 240, offset 888 - 688 = 200 to 912 - 688 = 224. Taking the
+window at the screen's top (no placement) puts the keyboard's top 32 px lower
+(720 in the window): padding 208 and the field 32 px below the keyboard's top.
 """
 import json
 
-KEYBOARD = {"squeekboard": 172, "wvkbd": 300}
+KEYBOARD = {"squeekboard": 172, "wvkbd": 300, "gnome": 240}
 HEIGHT = 960
 TITLE_BAR = 37
+# GNOME Shell's top bar: a maximized window starts below it.
+GNOME_TOP_BAR = 32
 # The focused field's bottom in the window at offset 0 (no title bar).
 UNSCROLLED = {"form": 916, "adw": 888}
 
 
 def title_bar(compositor, layout, mode):
-    return TITLE_BAR if compositor == "phoc" and layout != "adw" and mode == "app" else 0
+    return TITLE_BAR if compositor in ("phoc", "gnome") and layout != "adw" and mode == "app" else 0
+
+
+def window_height(compositor, mode):
+    """The app window's height while no keyboard is up."""
+    return HEIGHT - GNOME_TOP_BAR if compositor == "gnome" and mode == "app" else HEIGHT
+
+
+def shrinks(compositor, mode):
+    """Whether the compositor shrinks the app window for the keyboard (else the module pads)."""
+    return mode == "app" and compositor != "gnome"
 
 
 def read_app_log(path):
@@ -55,15 +77,17 @@ def check_settled(path, layout, mode, keyboard, compositor="sway"):
     the mode, the field at or above the keyboard's top and the offset worked
     out by hand; each blur ends with no padding."""
     frames, steps = read_app_log(path)
-    top = HEIGHT - keyboard
+    # The keyboard's top in the window's coordinates; it reaches the window's bottom.
+    height = window_height(compositor, mode)
+    top = height - keyboard
     # adw: GtkListBox also scrolls its focused row into view by itself, at
     # most to the content's end (912 - 788 = 124).
     bar = title_bar(compositor, layout, mode)
     offset = {"form": (916 + bar - top, 916 + bar - top), "adw": (888 - top, 912 - top)}.get(layout)
-    want = (top, 0) if mode == "app" else (HEIGHT, HEIGHT - top)
+    want = (top, 0) if shrinks(compositor, mode) else (height, height - top)
     bad, ends, ups, covered_total = [], set(), [], 0
     # The layout as worked out: the field's bottom before the first focus.
-    first = [f for f in frames if steps and f[0] < steps[0][1] and f[1] == HEIGHT]
+    first = [f for f in frames if steps and f[0] < steps[0][1] and f[1] == height]
     if layout in UNSCROLLED and first and first[-1][4] != UNSCROLLED[layout] + bar:
         bad.append(f"the field's bottom before the first focus is {first[-1][4]:g}, not {UNSCROLLED[layout] + bar}")
     for i, (kind, at) in enumerate(steps):
@@ -75,7 +99,8 @@ def check_settled(path, layout, mode, keyboard, compositor="sway"):
             continue
         up = [f for f in during if (f[1], f[2]) == want]
         if not up:
-            bad.append(f"focus {i // 2 + 1}: the keyboard never came up (last frame {during[-1] if during else None})")
+            bad.append(f"focus {i // 2 + 1}: the keyboard never came up: no frame with window {want[0]}, padding "
+                       f"{want[1]} (last frame {during[-1] if during else None})")
             continue
         _t, height, margin, value, bottom = during[-1]
         if (height, margin) != want:
@@ -98,22 +123,24 @@ def check_settled(path, layout, mode, keyboard, compositor="sway"):
     return bad, lines
 
 
-def check_absent(path):
-    """No insetd: the app as without the module (no padding), typing works."""
+def check_absent(path, typed=True):
+    """No insetd: the app as without the module (no padding), typing works
+    (where the test typed)."""
     frames, _ = read_app_log(path)
     with open(path, errors="replace") as f:
         text = f.read()
     bad = []
-    if "insetd-text absent\n" not in text:
+    if typed and "insetd-text absent\n" not in text:
         bad.append("without insetd typing did not reach the field")
     if len(frames) <= 20:
         bad.append(f"without insetd the app drew {len(frames)} frames")
     if any(f[2] != 0 for f in frames):
         bad.append("without insetd the module padded")
-    return bad, f"no insetd: {len(frames)} frames, no padding; typed 'absent': the field holds it" if not bad else None
+    typing = "; typed 'absent': the field holds it" if typed else ""
+    return bad, f"no insetd: {len(frames)} frames, no padding{typing}" if not bad else None
 
 
-def check_killed(path, killed, restarted, keyboard=KEYBOARD["squeekboard"]):
+def check_killed(path, killed, restarted, keyboard=KEYBOARD["squeekboard"], typed=True):
     """insetd killed while the full-screen field was padded (times in s): the
     padding goes and stays away while insetd is, typing works; insetd back:
     the next focus is padded again."""
@@ -127,7 +154,7 @@ def check_killed(path, killed, restarted, keyboard=KEYBOARD["squeekboard"]):
     back = [f for f in frames if focus and f[0] > max(restarted, focus[-1]) and f[2] == keyboard
             and f[4] <= HEIGHT - keyboard]
     bad = []
-    if "insetd-text killed\n" not in text:
+    if typed and "insetd-text killed\n" not in text:
         bad.append("after insetd was killed typing did not reach the field")
     if not padded:
         bad.append("never padded before the kill")
@@ -137,5 +164,5 @@ def check_killed(path, killed, restarted, keyboard=KEYBOARD["squeekboard"]):
         bad.append("not padded again at the focus after insetd came back")
     return bad, None if bad else (
         f"insetd killed: padded {keyboard} before the kill; {len(away)} frames while insetd was away, none padded; "
-        f"typed 'killed': the field holds it; insetd back: the last focus padded {keyboard} again, "
+        + ("typed 'killed': the field holds it; " if typed else "") + f"insetd back: the last focus padded {keyboard} again, "
         f"field bottom {back[-1][4]:g}")

@@ -33,6 +33,10 @@ class Cases(unittest.TestCase):
         with self.assertRaises(SystemExit):
             parse_cases("form:tiled", "sway")
 
+    def test_gnome_shell_keyboard_by_default(self):
+        self.assertEqual(parse_cases("form:app hostile", "gnome"),
+                         [("form", "app", "gnome"), ("hostile", "kiosk", "gnome")])
+
 
 class Settled(unittest.TestCase):
     def check(self, lines, layout="form", mode="app", keyboard=172, compositor="sway"):
@@ -62,6 +66,21 @@ class Settled(unittest.TestCase):
         lines = [[100, 960, 0, 0, 953], [200, "focus"], [300, 788, 0, 165, 788], [1000, "blur"]]
         self.assertEqual(self.check(lines, compositor="phoc"), [])
         self.assertTrue(self.check(lines, compositor="sway"))  # not the layout sway gives
+
+    def test_gnome_maximized_under_the_top_bar(self):
+        # 928 tall at y 32, the Shell's keyboard 240 at 720: its top at 688 in
+        # the window; padding 240, offset 916 + 37 - 688 = 265.
+        lines = [[100, 928, 0, 0, 953], [200, "focus"], [300, 928, 240, 265, 688], [1000, "blur"],
+                 [1050, 928, 0, 0, 953]]
+        self.assertEqual(self.check(lines, keyboard=240, compositor="gnome"), [])
+
+    def test_gnome_window_taken_at_the_screens_top(self):
+        # insetd measuring the window at 0,0: the keyboard covers 208 of it,
+        # offset 953 - 720 = 233, the entry 32 px under the keyboard's top.
+        lines = [[100, 928, 0, 0, 953], [200, "focus"], [300, 928, 208, 233, 720], [1000, "blur"]]
+        problems = self.check(lines, keyboard=240, compositor="gnome")
+        self.assertEqual(len(problems), 1, problems)
+        self.assertIn("no frame with window 928, padding 240 (last frame [300, 928, 208, 233, 720])", problems[0])
 
 
 if __name__ == "__main__":
