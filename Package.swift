@@ -185,6 +185,7 @@ let package = Package(
             name: "InsetInputHILTests",
             dependencies: [
                 "InsetInput", "InsetTrace", "InputTestbed", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // Real squeekboard and wvkbd in a headless sway session, KWin's interface on
