@@ -13,9 +13,10 @@ import Synchronization
 /// of it, so the order the core sees is the stream's (docs/PERFORMANCE.md,
 /// stop 48).
 ///
-/// `@unchecked Sendable`: `loopCore`, `timer` and `scheduled` are used on the
-/// event loop only (the consumer runs there under `DaemonRuntime`; where it
-/// does not, nothing is handled in place); `queued` is atomic.
+/// `@unchecked Sendable`: `loopCore`, `timer` and `scheduled` are used by the
+/// consumer and by in-place handling, both on the event loop under
+/// `DaemonRuntime` (where the consumer runs elsewhere, nothing is handled in
+/// place, and the consumer alone uses them); `queued` is atomic.
 final class CoreDriver: @unchecked Sendable {
     private let eventLoop: any EventLoop
     private let continuation: AsyncStream<CoreEvent>.Continuation
@@ -24,7 +25,10 @@ final class CoreDriver: @unchecked Sendable {
     private let queued = Atomic<Int>(0)
     /// The core while its consumer runs on `eventLoop`.
     private var loopCore: DaemonCore?
-    private var timer: Task<Void, Never>?
+    /// The pipeline's next tick, on the event loop's timer: cancelling and
+    /// arming one is a heap entry, where a sleeping task was a task created
+    /// and a task cancelled with every event that moved the deadline.
+    private var timer: Scheduled<Void>?
     private var scheduled: ContinuousClock.Instant?
 
     init(eventLoop: any EventLoop, continuation: AsyncStream<CoreEvent>.Continuation, started: ContinuousClock.Instant) {
@@ -67,10 +71,9 @@ final class CoreDriver: @unchecked Sendable {
         timer?.cancel()
         scheduled = wake
         timer = wake.map { wake in
-            Task {
-                guard (try? await DaemonRuntime.sleep(until: wake)) != nil else { return }
-                self.enqueue(.tick)
-            }
+            let (seconds, attoseconds) = ContinuousClock.now.duration(to: wake).components
+            let nanoseconds = max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+            return eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) { self.enqueue(.tick) }
         }
     }
 }
