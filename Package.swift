@@ -47,7 +47,11 @@ let package = Package(
         // Hardware: udev discovery, evdev reading, classification, hotkeys, tablet mode.
         .target(
             name: "InsetInput",
-            dependencies: ["InsetCore", "CLibudev", "CLibevdev", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "InsetCore", "CLibudev", "CLibevdev", .product(name: "Logging", package: "swift-log"),
+                // Devices can be read on the daemon's event loop (EvdevLoopReader).
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         // Wire messages and framing, shared by the server and every client; the clients' socket connection.
         .target(name: "InsetProtocol", dependencies: ["InsetCore", "InsetSocket"]),
@@ -181,6 +185,7 @@ let package = Package(
             name: "InsetInputHILTests",
             dependencies: [
                 "InsetInput", "InsetTrace", "InputTestbed", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // Real squeekboard and wvkbd in a headless sway session, KWin's interface on

@@ -20,6 +20,8 @@ public struct FixtureDevice: Hashable, Sendable {
     public var absoluteAxes: [Int] = []
     /// Switches that are on when the device is opened (`EVIOCGSW`).
     public var switchesOn: [Int] = []
+    /// Keys the kernel holds down (`EVIOCGKEY`), as after a release that was lost.
+    public var keysDown: [Int] = []
     /// Extra udev properties of the event node.
     public var properties: [String: String] = [:]
 
@@ -139,7 +141,7 @@ public struct FixtureDevice: Hashable, Sendable {
             line("EVIOCGBIT(18)", 8, bitmask([], bytes: 8)),
             line("EVIOCGBIT(20)", 8, bitmask([], bytes: 8)),
             line("EVIOCGBIT(21)", 16, bitmask([], bytes: 16)),
-            line("EVIOCGKEY(0)", 96, bitmask([], bytes: 96)),
+            line("EVIOCGKEY(0)", 96, bitmask(keysDown, bytes: 96)),
             line("EVIOCGLED(0)", 8, bitmask([], bytes: 8)),
             line("EVIOCGSW(0)", 8, bitmask(switchesOn, bytes: 8)),
             line("EVIOCGREP", 0, [0xfa, 0, 0, 0, 0x21, 0, 0, 0]),

@@ -76,7 +76,9 @@ package enum Daemon {
                     explicit: options.socketPath, environment: ProcessInfo.processInfo.environment, uid: getuid()))
         }
         let monitor = InputMonitor(
-            configuration: .init(source: configuration.ueventSource, classifier: configuration.classifier),
+            configuration: .init(
+                source: configuration.ueventSource, classifier: configuration.classifier,
+                eventLoop: DaemonRuntime.group.any()),
             logger: Logger(label: "insetd.input"))
         let server = InsetServer(
             configuration: .init(

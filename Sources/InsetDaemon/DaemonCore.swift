@@ -19,7 +19,7 @@ enum CoreEvent: Sendable {
 /// events into pipeline events, and routes its outputs to clients by id through
 /// an outbox (the server, or a test's recorder). Its time comes from `clock`
 /// (the service's monotonic clock, or a test's), so routing is testable in
-/// process. Used from one task only (`DaemonCoreService`), so it needs no locks.
+/// process. Used on one thread only, the event loop (`CoreDriver`), so it needs no locks.
 final class DaemonCore {
     private(set) var pipeline: InsetPipeline
     private(set) var configuration: DaemonConfiguration

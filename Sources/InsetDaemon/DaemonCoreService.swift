@@ -45,8 +45,9 @@ final class DaemonCoreService: Service, Sendable {
 
     func run() async throws {
         let (events, continuation) = AsyncStream.makeStream(of: CoreEvent.self, bufferingPolicy: .unbounded)
-        let source = try monitor.start(delivering: { event in continuation.yield(.input(event)) })
         let started = ContinuousClock.now
+        let driver = CoreDriver(eventLoop: DaemonRuntime.group.any(), continuation: continuation, started: started)
+        let source = try monitor.start(delivering: driver.deliver)
         let store = LearnedFrameStore.fromEnvironment()
         let remembered = rememberedFrames(from: store)
         let core = try DaemonCore(
@@ -54,7 +55,7 @@ final class DaemonCoreService: Service, Sendable {
             rememberedFrames: remembered, outbox: server,
             clock: { Instant(nanoseconds: (ContinuousClock.now - started).totalNanoseconds) }, logger: logger)
         core.reloadRequested = { client, id in
-            Task { await self.reload(continuation, requester: (client, id)) }
+            Task { await self.reload(driver, requester: (client, id)) }
         }
         if let store {
             core.framesLearned = { [logger] frames in
@@ -71,27 +72,12 @@ final class DaemonCoreService: Service, Sendable {
 
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { for await event in self.server.events { continuation.yield(.server(event)) } }
-                group.addTask { await self.reloadOnHangUp(continuation) }
+                group.addTask { for await event in self.server.events { driver.enqueue(.server(event)) } }
+                group.addTask { await self.reloadOnHangUp(driver) }
                 if let interval = SystemdNotifier.watchdogInterval() {
                     group.addTask { await self.pingWatchdog(every: interval / 2) }
                 }
-                var timer: Task<Void, Never>?
-                var scheduled: ContinuousClock.Instant?
-                for await event in events {
-                    core.handle(event)
-                    let wake = core.nextDeadline.map { started + .nanoseconds($0.nanoseconds) }
-                    guard wake != scheduled else { continue }
-                    timer?.cancel()
-                    scheduled = wake
-                    timer = wake.map { wake in
-                        Task {
-                            guard (try? await DaemonRuntime.sleep(until: wake)) != nil else { return }
-                            continuation.yield(.tick)
-                        }
-                    }
-                }
-                timer?.cancel()
+                await driver.run(core, events: events)
                 group.cancelAll()
             }
         } onGracefulShutdown: {
@@ -101,9 +87,9 @@ final class DaemonCoreService: Service, Sendable {
         }
     }
 
-    private func reloadOnHangUp(_ continuation: AsyncStream<CoreEvent>.Continuation) async {
+    private func reloadOnHangUp(_ driver: CoreDriver) async {
         for await _ in hangUps {
-            await reload(continuation, requester: nil)
+            await reload(driver, requester: nil)
         }
     }
 
@@ -113,7 +99,7 @@ final class DaemonCoreService: Service, Sendable {
     /// the failure to systemd is `ExecReload=insetctl reload`, which exits
     /// non-zero with the file's errors.
     private func reload(
-        _ continuation: AsyncStream<CoreEvent>.Continuation, requester: (client: ClientID, id: RequestID?)?
+        _ driver: CoreDriver, requester: (client: ClientID, id: RequestID?)?
     ) async {
         notifier.notify("RELOADING=1", "MONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())")
         let outcome: ReloadOutcome
@@ -126,7 +112,7 @@ final class DaemonCoreService: Service, Sendable {
             let first = error.description.split(separator: "\n").first.map(String.init) ?? "\(error)"
             notifier.notify("READY=1", "STATUS=serving with the previous configuration; reload failed: \(first)")
         }
-        continuation.yield(.reload(outcome))
+        driver.enqueue(.reload(outcome))
     }
 
     /// Pings only while both threads live: this task runs on the event loop, and

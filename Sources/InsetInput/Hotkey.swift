@@ -168,6 +168,15 @@ public struct HotkeyMatcher: Sendable {
         if value == 0 { held &= ~bit } else { held |= bit }
     }
 
+    /// The held modifiers set from the kernel's key state after `SYN_DROPPED`
+    /// (`keyIsDown` is asked about the eight modifier keys only); like
+    /// `resync(code:value:)`, it never fires a hotkey.
+    public mutating func resync(keyIsDown: (Int) -> Bool) {
+        for code in [KEY_LEFTCTRL, KEY_RIGHTCTRL, KEY_LEFTSHIFT, KEY_RIGHTSHIFT, KEY_LEFTALT, KEY_RIGHTALT, KEY_LEFTMETA, KEY_RIGHTMETA] {
+            resync(code: Int(code), value: keyIsDown(Int(code)) ? 1 : 0)
+        }
+    }
+
     /// Number of modifiers currently held (for tests; never which other keys).
     public var heldModifierCount: Int { held.nonzeroBitCount }
 }

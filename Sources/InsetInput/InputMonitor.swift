@@ -1,6 +1,7 @@
 import CLibevdev
 import Glibc
 import Logging
+import NIOCore
 import Synchronization
 
 /// Discovers input devices with libudev, reads the ones that matter with
@@ -20,15 +21,22 @@ public final class InputMonitor: Sendable {
         /// Where libinput's quirks are read at `start()` when the classifier has
         /// none; nil reads none.
         public var quirks: QuirksSources?
+        /// Where devices are read: on this event loop (the consumer's own, so a
+        /// hotkey is answered without a thread hop: `EvdevLoopReader`), or, when
+        /// nil, on the reader thread with libevdev. udev stays on the reader
+        /// thread either way.
+        public var eventLoop: (any EventLoop)?
 
         public init(
             source: UeventSource = .auto, classifier: ClassifierConfiguration = ClassifierConfiguration(),
-            udevControlPath: String = "/run/udev/control", quirks: QuirksSources? = .libinput
+            udevControlPath: String = "/run/udev/control", quirks: QuirksSources? = .libinput,
+            eventLoop: (any EventLoop)? = nil
         ) {
             self.source = source
             self.classifier = classifier
             self.udevControlPath = udevControlPath
             self.quirks = quirks
+            self.eventLoop = eventLoop
         }
     }
 
@@ -78,8 +86,9 @@ public final class InputMonitor: Sendable {
     /// returns), then follows uevents and device input on the reader thread.
     ///
     /// With `deliver`, every event goes to it instead of `events`, called on the
-    /// reader thread: a consumer that merges input into a stream of its own
-    /// saves a task hop between a hotkey and its answer.
+    /// reader thread (and, for devices read there, on the configured event
+    /// loop): a consumer that merges input into a stream of its own saves a
+    /// task hop between a hotkey and its answer.
     @discardableResult
     public func start(delivering deliver: (@Sendable (InputEvent) -> Void)? = nil) throws(InputSystemError) -> UeventSource {
         let source = resolvedSource()
@@ -92,7 +101,7 @@ public final class InputMonitor: Sendable {
         let continuation = self.continuation
         let reader = try InputReader(
             source: source, classifier: classifierWithQuirks(), wake: wake, wakeups: wakeups, heartbeat: heartbeat,
-            logger: logger,
+            eventLoop: configuration.eventLoop, logger: logger,
             emit: { [weak self] event in
                 if case .tabletMode(let on) = event { self?.shared.withLock { $0.tabletMode = on } }
                 if let deliver { deliver(event) } else { continuation.yield(event) }

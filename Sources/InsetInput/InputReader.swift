@@ -1,11 +1,16 @@
 import CLibevdev
 import Glibc
 import Logging
+import NIOCore
 import Synchronization
 
 /// The reader thread's state: the udev monitor, every opened device, one epoll
 /// set. Confined to one thread at a time (built on the caller's, then handed to
 /// the reader thread), so it needs no locks.
+///
+/// A device is read here, with libevdev, or, when the monitor has an event
+/// loop, on that loop (`EvdevLoopReader`): this thread then only opens it,
+/// hands its descriptor over and removes it when it ends.
 ///
 /// Privacy: key events are passed to the device's `HotkeyMatcher` and dropped in
 /// the same call. Nothing in this file logs, stores or forwards a key code.
@@ -21,20 +26,35 @@ final class InputReader {
     /// place, and the device's description (strings) stays in `devices`, out
     /// of the path between a hotkey and its notification.
     private final class Reading {
+        enum Where {
+            case here(EvdevDevice)
+            case loop(LoopChannel)
+        }
+
         let syspath: String
-        let evdev: EvdevDevice
+        let source: Where
         var matcher: HotkeyMatcher
 
-        init(syspath: String, evdev: EvdevDevice, matcher: HotkeyMatcher) {
+        init(syspath: String, source: Where, matcher: HotkeyMatcher) {
             self.syspath = syspath
-            self.evdev = evdev
+            self.source = source
             self.matcher = matcher
+        }
+
+        /// Stops reading: the loop's channel closes, this thread's descriptor
+        /// closes as the reading is released.
+        func end(epoll: Int32) {
+            switch source {
+            case .here(let evdev): epoll_ctl(epoll, EPOLL_CTL_DEL, evdev.fileDescriptor, nil)
+            case .loop(let channel): channel.close()
+            }
         }
     }
 
     private static let monitorToken: UInt64 = 0
     private static let wakeToken: UInt64 = 1
     private static let heartbeatToken: UInt64 = 2
+    private static let endedToken: UInt64 = 3
 
     private let context: UdevContext
     private let monitor: UdevMonitor
@@ -42,18 +62,19 @@ final class InputReader {
     private let wake: Int32
     private let classifier: ClassifierConfiguration
     private let logger: Logger
-    private let emit: (InputEvent) -> Void
+    private let sink: InputSink
+    private let eventLoop: (any EventLoop)?
     private let publish: ([InputDevice]) -> Void
     private let wakeups: WakeupCounter
     private let heartbeat: ReaderHeartbeat
     private var devices: [String: OpenDevice] = [:]
     private var readings: [UInt64: Reading] = [:]
-    private var nextToken: UInt64 = 3
-    private var tablet = TabletModeTracker()
+    private var nextToken: UInt64 = 4
 
     init(
         source: UeventSource, classifier: ClassifierConfiguration, wake: Int32, wakeups: WakeupCounter,
-        heartbeat: ReaderHeartbeat, logger: Logger, emit: @escaping (InputEvent) -> Void, publish: @escaping ([InputDevice]) -> Void
+        heartbeat: ReaderHeartbeat, eventLoop: (any EventLoop)?, logger: Logger, emit: @escaping @Sendable (InputEvent) -> Void,
+        publish: @escaping ([InputDevice]) -> Void
     ) throws(InputSystemError) {
         context = try UdevContext()
         // The monitor starts before the enumeration, so a device added in between
@@ -66,18 +87,23 @@ final class InputReader {
         self.heartbeat = heartbeat
         self.classifier = classifier
         self.logger = logger
-        self.emit = emit
+        self.eventLoop = eventLoop
+        sink = try InputSink(emit: emit)
         self.publish = publish
         try watch(monitor.fileDescriptor, token: Self.monitorToken)
         try watch(wake, token: Self.wakeToken)
         try watch(heartbeat.fileDescriptor, token: Self.heartbeatToken)
+        try watch(sink.endedSignal, token: Self.endedToken)
     }
 
     deinit {
         // Closes every device before the epoll set.
+        for reading in readings.values { reading.end(epoll: epoll) }
         readings.removeAll()
         close(epoll)
     }
+
+    private func emit(_ event: InputEvent) { sink.emit(event) }
 
     /// Reads every input device present now.
     func enumerate() throws(InputSystemError) {
@@ -103,6 +129,10 @@ final class InputReader {
                 case Self.wakeToken: return
                 case Self.heartbeatToken: heartbeat.answer()
                 case Self.monitorToken: receiveUevents()
+                case Self.endedToken:
+                    for (token, why) in sink.takeEnded() {
+                        if let reading = readings[token] { remove(reading.syspath, because: why) }
+                    }
                 case let token: service(token: token, events: item.events)
                 }
             }
@@ -145,9 +175,25 @@ final class InputReader {
             trackIgnored(device)
             return
         }
-        let evdev: EvdevDevice
+        let token = nextToken
+        nextToken += 1
+        let matcher = HotkeyMatcher(hotkeys: classifier.hotkeys)
+        let reading: Reading
+        let tabletMode: Bool?
         do {
-            evdev = try EvdevDevice(path: devnode)
+            if let eventLoop {
+                let (descriptor, on) = try EvdevDevice.openForHandOver(path: devnode)
+                let channel = EvdevLoopReader.register(
+                    descriptor: descriptor, token: token, syspath: description.syspath,
+                    hasTabletSwitch: device.classification.hasTabletModeSwitch, matcher: matcher, sink: sink, on: eventLoop)
+                reading = Reading(syspath: description.syspath, source: .loop(channel), matcher: matcher)
+                tabletMode = on
+            } else {
+                let evdev = try EvdevDevice(path: devnode)
+                try watch(evdev.fileDescriptor, token: token)
+                reading = Reading(syspath: description.syspath, source: .here(evdev), matcher: matcher)
+                tabletMode = evdev.switchIsOn(Int32(SW_TABLET_MODE))
+            }
         } catch {
             if error.deviceVanished {
                 logger.info("input device vanished before it could be opened", metadata: metadata)
@@ -159,22 +205,13 @@ final class InputReader {
             trackIgnored(device)
             return
         }
-        let token = nextToken
-        nextToken += 1
-        do {
-            try watch(evdev.fileDescriptor, token: token)
-        } catch {
-            logger.error("input device cannot be watched", metadata: metadata.merging(["error": "\(error)"]) { $1 })
-            return
-        }
-        readings[token] = Reading(
-            syspath: description.syspath, evdev: evdev, matcher: HotkeyMatcher(hotkeys: classifier.hotkeys))
+        readings[token] = reading
         devices[description.syspath] = OpenDevice(device: device, token: token)
         logger.info("input device opened", metadata: metadata)
         publishDevices()
         if case .keyboard = device.classification.kind { emit(.keyboardAttached(device)) } else { emit(.deviceWatched(device)) }
-        if device.classification.hasTabletModeSwitch, let on = evdev.switchIsOn(Int32(SW_TABLET_MODE)) {
-            setTabletMode(on, for: description.syspath)
+        if device.classification.hasTabletModeSwitch, let on = tabletMode {
+            sink.setTabletMode(on, for: description.syspath)
         }
     }
 
@@ -203,7 +240,7 @@ final class InputReader {
         // The published list is current before anyone hears of the removal.
         publishDevices()
         if let token = open.token, let reading = readings.removeValue(forKey: token) {
-            epoll_ctl(epoll, EPOLL_CTL_DEL, reading.evdev.fileDescriptor, nil)
+            reading.end(epoll: epoll)
         }
         logger.info(
             "input device removed",
@@ -213,13 +250,13 @@ final class InputReader {
         } else {
             emit(.deviceRemoved(open.device))
         }
-        if let combined = tablet.remove(syspath) { emit(.tabletMode(combined)) }
+        sink.forgetTabletSwitch(of: syspath)
     }
 
     private func service(token: UInt64, events: UInt32) {
-        guard let reading = readings[token] else { return }
+        guard let reading = readings[token], case .here(let evdev) = reading.source else { return }
         if events & UInt32(EPOLLIN.rawValue) != 0 {
-            let result = reading.evdev.drain { event in
+            let result = evdev.drain { event in
                 switch event {
                 case .normal(let type, let code, let value):
                     if type == UInt32(EV_KEY), let action = reading.matcher.keyEvent(code: Int(code), value: value) {
@@ -248,9 +285,7 @@ final class InputReader {
         }
     }
 
-    private func setTabletMode(_ on: Bool, for syspath: String) {
-        if let combined = tablet.set(on, for: syspath) { emit(.tabletMode(combined)) }
-    }
+    private func setTabletMode(_ on: Bool, for syspath: String) { sink.setTabletMode(on, for: syspath) }
 
     /// Called wherever `devices` changes, before the change is announced, so
     /// a listener never sees an event ahead of the list.

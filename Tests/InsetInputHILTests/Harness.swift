@@ -2,6 +2,7 @@ import InputTestbed
 import Testing
 import InsetInput
 import Logging
+import NIOCore
 
 /// Every hardware-in-the-loop suite nests here: umockdev keeps one testbed per
 /// process (in `UMOCKDEV_DIR`), so no two of these tests may run at once.
@@ -27,10 +28,10 @@ final class EmulatedMachine {
 
     /// Starts reading (the devices present now are enumerated before it returns).
     @discardableResult
-    func start(source: UeventSource = .udev, countVirtual: Bool = false) throws -> UeventSource {
+    func start(source: UeventSource = .udev, countVirtual: Bool = false, eventLoop: (any EventLoop)? = nil) throws -> UeventSource {
         let classifier = ClassifierConfiguration(countVirtualKeyboards: countVirtual, hotkeys: Self.hotkeys)
         monitor = InputMonitor(
-            configuration: .init(source: source, classifier: classifier), logger: logs.logger())
+            configuration: .init(source: source, classifier: classifier, eventLoop: eventLoop), logger: logs.logger())
         collector = EventCollector(monitor.events)
         return try monitor.start()
     }

@@ -46,9 +46,27 @@ final class EvdevDevice {
 
     /// The current state of a switch (read at open from the kernel), or nil when
     /// the device has no such switch.
-    func switchIsOn(_ code: Int32) -> Bool? {
+    func switchIsOn(_ code: Int32) -> Bool? { Self.switchIsOn(code, raw) }
+
+    private static func switchIsOn(_ code: Int32, _ raw: OpaquePointer) -> Bool? {
         guard libevdev_has_event_code(raw, UInt32(EV_SW), UInt32(code)) != 0 else { return nil }
         return libevdev_get_event_value(raw, UInt32(EV_SW), UInt32(code)) != 0
+    }
+
+    /// Opens a device that is read elsewhere (`EvdevLoopReader` on the event
+    /// loop): libevdev checks it is an evdev device and reads its tablet-mode
+    /// switch, then lets go. The caller owns the returned descriptor.
+    static func openForHandOver(path: String) throws(InputSystemError) -> (descriptor: Int32, tabletMode: Bool?) {
+        let fd = insetd_open_evdev(path)
+        guard fd >= 0 else { throw InputSystemError("open \(path)", errno: errno) }
+        var device: OpaquePointer?
+        let rc = libevdev_new_from_fd(fd, &device)
+        guard rc == 0, let device else {
+            close(fd)
+            throw InputSystemError("libevdev_new_from_fd \(path)", errno: -rc)
+        }
+        defer { libevdev_free(device) }
+        return (fd, switchIsOn(Int32(SW_TABLET_MODE), device))
     }
 
     /// Reads everything queued. On `SYN_DROPPED` it switches to sync mode and
