@@ -21,6 +21,13 @@ extension DaemonCoreRoutingTests {
         request(a, .register(Self.view(height: 768)))
     }
 
+    /// `unplacedClient`, and `b`, a bridge, says the focused window is under the top bar.
+    func unplacedClientUnderTopBar() {
+        unplacedClient()
+        join(b)
+        request(b, .focusedWindow(bridge: "gnome", frame: Self.underTopBar))
+    }
+
     @Test func theFocusedClientIsPlacedWhereTheCompositorDrawsItsWindow() throws {
         unplacedClient()
         join(b)
@@ -91,9 +98,7 @@ extension DaemonCoreRoutingTests {
     }
 
     @Test func onlyTheClientHoldingTheFocusIsPlaced() throws {
-        unplacedClient()
-        join(b)
-        request(b, .focusedWindow(bridge: "gnome", frame: Self.underTopBar))
+        unplacedClientUnderTopBar()
         // c, another window of the same size, takes the focus: the compositor's
         // focused window is c's now, and a is back at its own word, 0,0.
         let c = ClientID("c3")
@@ -110,9 +115,7 @@ extension DaemonCoreRoutingTests {
     }
 
     @Test func theBridgeLeavingTakesItsReadingWithIt() throws {
-        unplacedClient()
-        join(b)
-        request(b, .focusedWindow(bridge: "gnome", frame: Self.underTopBar))
+        unplacedClientUnderTopBar()
         focusAndSettle(a)
         #expect(try lastInset(a) == 209)
         core.handle(.server(.left(b)))
@@ -127,9 +130,7 @@ extension DaemonCoreRoutingTests {
     }
 
     @Test func theClientHearsWhereItsWindowIsMeasured() throws {
-        unplacedClient()
-        join(b)
-        request(b, .focusedWindow(bridge: "gnome", frame: Self.underTopBar))
+        unplacedClientUnderTopBar()
         #expect(try placements(a) == [], "not placed before it holds the focus")
         request(a, .focus(view: "form", field: Rect(x: 0, y: 10, width: 300, height: 44)))
         #expect(try placements(a) == [Point(x: 0, y: 32)])
@@ -151,9 +152,7 @@ extension DaemonCoreRoutingTests {
     }
 
     @Test func aFocusInsetdRefusesMovesNoWindow() throws {
-        unplacedClient()
-        join(b)
-        request(b, .focusedWindow(bridge: "gnome", frame: Self.underTopBar))
+        unplacedClientUnderTopBar()
         focusAndSettle(a)
         #expect(try lastInset(a) == 209)
         // c focuses a view it never registered: refused, and a stays placed.
@@ -166,9 +165,7 @@ extension DaemonCoreRoutingTests {
     }
 
     @Test func aWindowOfANewSizeIsNoLongerTheOneTheCompositorDraws() throws {
-        unplacedClient()
-        join(b)
-        request(b, .focusedWindow(bridge: "gnome", frame: Self.underTopBar))
+        unplacedClientUnderTopBar()
         focusAndSettle(a)
         #expect(try placements(a) == [Point(x: 0, y: 32)])
         // Restored from maximized: 1000x600, until the bridge says where it is now.

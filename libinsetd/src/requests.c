@@ -279,36 +279,35 @@ int insetd_blur(struct insetd *ctx, const char *view)
 	return 0;
 }
 
-int insetd_set_window(struct insetd *ctx, struct insetd_rect frame)
+/* The window, and its size where the client cannot place it (NULL: it can). */
+static int set_window(struct insetd *ctx, struct insetd_rect frame, const struct insetd_size *toplevel)
 {
 	if (!ctx)
 		return -EINVAL;
 	if (!valid_rect(frame) || frame.width <= 0 || frame.height <= 0)
 		return -EINVAL;
+	if (toplevel) {
+		struct insetd_rect size = {0, 0, toplevel->width, toplevel->height};
+		if (!valid_rect(size) || toplevel->width <= 0 || toplevel->height <= 0)
+			return -EINVAL;
+		ctx->toplevel = *toplevel;
+	}
 	ctx->has_window = true;
-	ctx->has_toplevel = false;
+	ctx->has_toplevel = toplevel != NULL;
 	ctx->window = frame;
 	if (ctx->welcomed)
 		send_window(ctx);
 	return 0;
 }
 
+int insetd_set_window(struct insetd *ctx, struct insetd_rect frame)
+{
+	return set_window(ctx, frame, NULL);
+}
+
 int insetd_set_unplaced_window(struct insetd *ctx, struct insetd_rect frame, struct insetd_size toplevel)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (!valid_rect(frame) || frame.width <= 0 || frame.height <= 0)
-		return -EINVAL;
-	struct insetd_rect size = {0, 0, toplevel.width, toplevel.height};
-	if (!valid_rect(size) || toplevel.width <= 0 || toplevel.height <= 0)
-		return -EINVAL;
-	ctx->has_window = true;
-	ctx->has_toplevel = true;
-	ctx->window = frame;
-	ctx->toplevel = toplevel;
-	if (ctx->welcomed)
-		send_window(ctx);
-	return 0;
+	return set_window(ctx, frame, &toplevel);
 }
 
 int insetd_subscribe(struct insetd *ctx, unsigned topics)

@@ -26,6 +26,13 @@ final class EvdevDevice {
     }
 
     init(path: String) throws(InputSystemError) {
+        (fileDescriptor, raw) = try Self.open(path)
+        self.path = path
+    }
+
+    /// The device's descriptor and libevdev's handle on it; nothing is left
+    /// open when either fails.
+    private static func open(_ path: String) throws(InputSystemError) -> (Int32, OpaquePointer) {
         let fd = insetd_open_evdev(path)
         guard fd >= 0 else { throw InputSystemError("open \(path)", errno: errno) }
         var device: OpaquePointer?
@@ -34,9 +41,7 @@ final class EvdevDevice {
             close(fd)
             throw InputSystemError("libevdev_new_from_fd \(path)", errno: -rc)
         }
-        self.path = path
-        self.fileDescriptor = fd
-        self.raw = device
+        return (fd, device)
     }
 
     deinit {
@@ -57,14 +62,7 @@ final class EvdevDevice {
     /// loop): libevdev checks it is an evdev device and reads its tablet-mode
     /// switch, then lets go. The caller owns the returned descriptor.
     static func openForHandOver(path: String) throws(InputSystemError) -> (descriptor: Int32, tabletMode: Bool?) {
-        let fd = insetd_open_evdev(path)
-        guard fd >= 0 else { throw InputSystemError("open \(path)", errno: errno) }
-        var device: OpaquePointer?
-        let rc = libevdev_new_from_fd(fd, &device)
-        guard rc == 0, let device else {
-            close(fd)
-            throw InputSystemError("libevdev_new_from_fd \(path)", errno: -rc)
-        }
+        let (fd, device) = try open(path)
         defer { libevdev_free(device) }
         return (fd, switchIsOn(Int32(SW_TABLET_MODE), device))
     }
