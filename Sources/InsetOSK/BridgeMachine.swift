@@ -43,6 +43,8 @@ package struct BridgeMachine: Sendable {
     /// focus moved): a hide within `settle` of it is a drop, as after a show.
     private var restatedAt: Instant?
     private var lastShowSent: Instant?
+    /// When the bridge last hid the OSK itself (`hide`).
+    private var lastHideSent: Instant?
     /// When the bridge last gave up on a show (`giveUp`); cleared by the next show asked for.
     private var gaveUpAt: Instant?
 
@@ -224,6 +226,14 @@ package struct BridgeMachine: Sendable {
                 applied = nil
                 return
             }
+            if let hidden = lastHideSent, now < hidden + timing.settle {
+                // Shown again by its compositor as the app's text input
+                // settles (KWin shows maliit again after the bridge's hide
+                // while Chromium still has text input on): no user is that quick.
+                out.append(.trace("\(name) showed right after insetd-osk hid it: hiding it again"))
+                applied = nil
+                return
+            }
             if let gaveUp = gaveUpAt, now < gaveUp + timing.lateShowAfterGivingUp {
                 // The asks the bridge gave up on, answered late: insetd has
                 // hidden its keyboard since (and the field may be blurred).
@@ -306,7 +316,7 @@ package struct BridgeMachine: Sendable {
                 out.append(.log("\(name) was hidden by itself or its user"))
                 userSaid(false, &out)
             }
-            if desired { assertShow(now: now, &out) } else { hide(&out) }
+            if desired { assertShow(now: now, &out) } else { hide(now: now, &out) }
             if desired, observed == true, let check = nextFullscreenCheck, now >= check {
                 out.append(.checkFullscreen)
                 nextFullscreenCheck = now + timing.fullscreenInterval
@@ -360,14 +370,15 @@ package struct BridgeMachine: Sendable {
         userSaid(false, &out)
         // Told to hide explicitly: a show that arrives late must not stay up unknown to insetd.
         applied = nil
-        hide(&out)
+        hide(now: now, &out)
     }
 
-    private mutating func hide(_ out: inout [BridgeAction]) {
+    private mutating func hide(now: Instant, _ out: inout [BridgeAction]) {
         resetEpisode()
         guard attached, applied != false else { return }
         out.append(.setOSKVisible(false))
         applied = false
+        lastHideSent = now
     }
 
     private mutating func resetEpisode() {

@@ -276,6 +276,26 @@ import Testing
             wake: 10000),
     ]
 
+    /// After a blur the bridge hides the OSK (2500 ms); the compositor shows it
+    /// again 100 ms later (KWin, as Chromium's text input settles), within
+    /// `settle` (500 ms, to 3000 ms) of that hide: hidden again, not reported as
+    /// the user's. A show 1.5 s later is the user's.
+    static let shownRightAfterTheHide: [Line] = confirmed + [
+        Line(ms: 2010, event: .tick, actions: [.checkFullscreen], wake: 3010),
+        Line(ms: 2010, event: .fullscreen(window: nil), actions: [], wake: 3010),
+        Line(ms: 2500, event: .keyboard(shown: false), actions: [.setOSKVisible(false)], wake: nil),
+        Line(ms: 2510, event: .oskObserved(visible: false), actions: [], wake: nil),
+        Line(
+            ms: 2600, event: .oskObserved(visible: true),
+            actions: [.trace("squeekboard showed right after insetd-osk hid it: hiding it again"), .setOSKVisible(false)],
+            wake: nil),
+        Line(ms: 2610, event: .oskObserved(visible: false), actions: [], wake: nil),
+        Line(
+            ms: 4100, event: .oskObserved(visible: true),
+            actions: [.log("squeekboard was shown by itself or its user"), .reportVisibility(true), .checkFullscreen],
+            wake: 5100),
+    ]
+
     /// A named timeline; test output names it rather than printing every line.
     struct Timeline: Sendable, CustomTestStringConvertible {
         var name: String
@@ -303,6 +323,7 @@ import Testing
         Timeline("insetd hides and shows again before the OSK followed: shown again, its late hide is no user's", hideInFlight),
         Timeline("a focus and a quick blur: the late show is hidden again, not reported as the user's", showInFlight),
         Timeline("a show that comes after the bridge gave up on it is hidden again, not the user's", lateAfterGivingUp),
+        Timeline("a show right after the bridge's hide is the compositor's, hidden again, not the user's", shownRightAfterTheHide),
     ]
 
     @Test(arguments: timelines)
