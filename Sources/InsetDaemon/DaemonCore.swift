@@ -48,17 +48,11 @@ final class DaemonCore {
     /// The view whose field has focus, as clients last said: the client that
     /// loses it to another client's field is told (`focusLost`).
     private var focused: ViewID?
-    /// Where each client says its window is on the screen (its `window`
-    /// message; none said: at 0,0). A client describes its views in its
-    /// window's coordinates; the pipeline gets them in screen coordinates,
-    /// where the keyboard is (DaemonCoreWindows.swift).
+    /// Each client's window: where it says it is on the screen (its `window`
+    /// message; none said: at 0,0), and where insetd placed it. A client
+    /// describes its views in its window's coordinates; the pipeline gets them
+    /// in screen coordinates, where the keyboard is (DaemonCoreWindows.swift).
     var windows: [ClientID: ClientWindow] = [:]
-    /// The origin each client's views are moved by now: its window's, or
-    /// where the compositor draws it (`placedOrigin`). None: 0,0.
-    var placedOrigins: [ClientID: Point] = [:]
-    /// Where each client that cannot know its window's place was last told the
-    /// compositor draws it (`placed`); none: at 0,0, as it took it to be.
-    var toldPlacements: [ClientID: Point] = [:]
     /// The compositor's focused window as a bridge last reported it, and the bridge.
     var compositorFocus: (frame: Rect, bridge: ClientID)?
     /// The client that said `focus` last: its window is the one the
@@ -268,8 +262,7 @@ final class DaemonCore {
             reloadRequested(client, request.id)
             return
         case .window(let frame, let toplevel):
-            windows[client] = ClientWindow(frame: frame, toplevel: toplevel)
-            place(client)
+            said(frame, toplevel: toplevel, by: client)
             return acknowledge()
         case .focusedWindow(_, let frame):
             compositorFocused(frame, by: client)
@@ -308,7 +301,7 @@ final class DaemonCore {
     /// A view's frame as the pipeline measures it: in screen coordinates, moved
     /// by the origin its client's window is placed at.
     private func onScreen(_ message: ClientMessage, from client: ClientID) -> ClientMessage {
-        guard let origin = placedOrigins[client], origin.x != 0 || origin.y != 0 else { return message }
+        guard let origin = windows[client]?.placedAt, origin.x != 0 || origin.y != 0 else { return message }
         switch message {
         case .register(var wire):
             wire.description.frame = wire.description.frame.offsetBy(dx: origin.x, dy: origin.y)

@@ -2,7 +2,8 @@ import InsetCore
 import InsetProtocol
 
 /// A client's window as it said (`window`): its viewport on the screen, and
-/// for a client that cannot know where its window is, that window's size.
+/// for a client that cannot know where its window is, that window's size;
+/// and where insetd placed it.
 struct ClientWindow: Equatable {
     /// Where the client's views' coordinates start on the screen.
     var frame: Rect
@@ -10,6 +11,12 @@ struct ClientWindow: Equatable {
     /// screen's top-left because it cannot know (Wayland); nil: `frame` is
     /// where the client knows it is.
     var toplevel: Size?
+    /// The origin the client's views are moved by now: `frame`'s, or where the
+    /// compositor draws the window (`placedOrigin`).
+    var placedAt = Point(x: 0, y: 0)
+    /// Where the client was last told the compositor draws the window
+    /// (`placed`); 0,0: at the top-left, as it took it to be.
+    var toldDrawnAt = Point(x: 0, y: 0)
 }
 
 /// Where each client's views are on the screen: the origin of its window, as
@@ -41,13 +48,23 @@ extension DaemonCore {
         return origin
     }
 
+    /// `client` said where its window is (`window`): what insetd placed before
+    /// stays until `place` moves the views from there.
+    func said(_ frame: Rect, toplevel: Size?, by client: ClientID) {
+        var window = windows[client] ?? ClientWindow(frame: frame)
+        window.frame = frame
+        window.toplevel = toplevel
+        windows[client] = window
+        place(client)
+    }
+
     /// Moves `client`'s views to where its window is placed now, each by an
     /// update that keeps the offset insetd published, so the focused field
     /// stays in view against the keyboard's new overlap.
     func place(_ client: ClientID) {
-        let old = placedOrigins[client] ?? Point(x: 0, y: 0)
+        guard let old = windows[client]?.placedAt else { return }
         let new = placedOrigin(of: client)
-        placedOrigins[client] = new.x == 0 && new.y == 0 ? nil : new
+        windows[client]?.placedAt = new
         tellPlacement(to: client)
         let dx = new.x - old.x, dy = new.y - old.y
         guard dx != 0 || dy != 0 else { return }
@@ -65,10 +82,10 @@ extension DaemonCore {
     /// the keyboard covers of the viewport it measures itself).
     private func tellPlacement(to client: ClientID) {
         guard let window = windows[client] else { return }
-        let origin = placedOrigin(of: client)
+        let origin = window.placedAt
         let drawn = window.toplevel == nil ? Point(x: 0, y: 0) : Point(x: origin.x - window.frame.minX, y: origin.y - window.frame.minY)
-        guard drawn != toldPlacements[client] ?? Point(x: 0, y: 0) else { return }
-        toldPlacements[client] = drawn.x == 0 && drawn.y == 0 ? nil : drawn
+        guard drawn != window.toldDrawnAt else { return }
+        windows[client]?.toldDrawnAt = drawn
         logger.debug(
             "client's window placed where the compositor draws it",
             metadata: ["client": "\(client)", "origin": "\(formatPoints(drawn.x)),\(formatPoints(drawn.y))"])
@@ -101,8 +118,6 @@ extension DaemonCore {
     /// compositor's focused window takes that reading with it.
     func windowClientLeft(_ id: ClientID) {
         windows[id] = nil
-        placedOrigins[id] = nil
-        toldPlacements[id] = nil
         if focusHolder == id { focusHolder = nil }
         if compositorFocus?.bridge == id {
             compositorFocus = nil
