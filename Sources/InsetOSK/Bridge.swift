@@ -52,9 +52,9 @@ package final class Bridge {
     private var oskChanged = false
     /// Set by the same signals: the compositor's focused window may have moved.
     private var windowChanged = false
-    /// The focused window insetd was last told of on this link (nil inside:
-    /// none); nil: not told yet.
-    private var relayedWindow: Rect??
+    /// The focused window insetd was last told of on this link, and by which
+    /// backend (`frame` nil: none); nil: not told yet.
+    private var relayedWindow: (bridge: String, frame: Rect?)?
 
     private var machine: BridgeMachine
     private var machineWake: Instant?
@@ -300,17 +300,17 @@ package final class Bridge {
         guard let backend, backend.readsFocusedWindow, machine.attached else {
             // The OSK's shell went (the extension disabled, the Shell
             // restarted): its last word on the window is no longer true.
-            if case .some(.some) = relayedWindow {
-                relayedWindow = .some(nil)
-                link.reportFocusedWindow(bridge: backend?.name ?? "gnome", frame: nil)
+            if let relayed = relayedWindow, relayed.frame != nil {
+                relayedWindow = (relayed.bridge, nil)
+                link.reportFocusedWindow(bridge: relayed.bridge, frame: nil)
             }
             return
         }
         guard windowChanged || relayedWindow == nil else { return }
         windowChanged = false
         let frame = backend.focusedWindow()
-        if let relayedWindow, relayedWindow == frame { return }
-        relayedWindow = .some(frame)
+        if let relayed = relayedWindow, relayed.frame == frame { return }
+        relayedWindow = (backend.name, frame)
         link.reportFocusedWindow(bridge: backend.name, frame: frame)
     }
 
