@@ -29,8 +29,7 @@ InsetdKeyboard::InsetdKeyboard()
 {
     setParent(QCoreApplication::instance());
     connect(&m_connection, &InsetdConnection::received, this, &InsetdKeyboard::handle);
-    connect(&m_window, &InsetdWindow::sent, this, &InsetdKeyboard::changed);
-    connect(&m_window, &InsetdWindow::screenResized, this, &InsetdKeyboard::changed);
+    connect(&m_window, &InsetdWindow::placeChanged, this, &InsetdKeyboard::changed);
 }
 
 InsetdKeyboard::~InsetdKeyboard()

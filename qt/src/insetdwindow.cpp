@@ -83,7 +83,7 @@ void InsetdWindow::sendScreen()
     m_screen = size;
     if (first)
         return;
-    emit screenResized();
+    emit placeChanged();
     if (!ctx)
         return;
     // 0.3 s, as insetd.js says a turn lasts: insetd pins each view's corner
@@ -105,7 +105,7 @@ void InsetdWindow::placed(QPointF origin)
     if (origin == m_drawnAt)
         return;
     m_drawnAt = origin;
-    emit sent();
+    emit placeChanged();
 }
 
 // Where the window is on the screen: Qt's word for it. On Wayland a client is
@@ -124,5 +124,5 @@ void InsetdWindow::send()
         insetd_set_unplaced_window(ctx, frame, {m_sent.width(), m_sent.height()});
     else
         insetd_set_window(ctx, frame);
-    emit sent();
+    emit placeChanged();
 }

@@ -47,10 +47,10 @@ public:
     bool shrunkForKeyboard() const;
 
 signals:
-    /// insetd was told the window's place and size.
-    void sent();
-    /// The output the window is on has a new size (it turned).
-    void screenResized();
+    /// Where the keyboard is in the window may have changed: insetd was told
+    /// the window's place and size, insetd placed it (`placed`), or the
+    /// output it is on turned.
+    void placeChanged();
 
 private:
     void send();
