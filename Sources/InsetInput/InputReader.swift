@@ -262,13 +262,13 @@ final class InputReader {
                     if type == UInt32(EV_KEY), let action = reading.matcher.keyEvent(code: Int(code), value: value) {
                         emit(.hotkey(action))
                     } else if type == UInt32(EV_SW), code == UInt32(SW_TABLET_MODE) {
-                        setTabletMode(value != 0, for: reading.syspath)
+                        sink.setTabletMode(value != 0, for: reading.syspath)
                     }
                 case .resync(let type, let code, let value):
                     if type == UInt32(EV_KEY) {
                         reading.matcher.resync(code: Int(code), value: value)
                     } else if type == UInt32(EV_SW), code == UInt32(SW_TABLET_MODE) {
-                        setTabletMode(value != 0, for: reading.syspath)
+                        sink.setTabletMode(value != 0, for: reading.syspath)
                     }
                 }
             }
@@ -284,8 +284,6 @@ final class InputReader {
             remove(reading.syspath, because: "hang-up")
         }
     }
-
-    private func setTabletMode(_ on: Bool, for syspath: String) { sink.setTabletMode(on, for: syspath) }
 
     /// Called wherever `devices` changes, before the change is announced, so
     /// a listener never sees an event ahead of the list.
