@@ -1,4 +1,4 @@
-/// When apps hear of a show that waits for the on-screen keyboard.
+/// When apps hear of a show (or a frame change) that waits for the on-screen keyboard.
 ///
 /// The policy decides a show at once, and OSK bridges carry the decision out
 /// (insetd-osk shows the OSK on `willShow`). While the show waits for a bridge
@@ -9,15 +9,18 @@
 /// keyboard over a window sway had shrunk for a 172 px one). So bridges hear
 /// the policy's notifications as they come, and apps hear the show when the
 /// filter delivers it, with the frame and animation delivered, in the pass
-/// that moves their views; its `didShow` follows an animation later.
+/// that moves their views; its `didShow` follows an animation later. The same
+/// for a frame change that waits for the bridge's measurement (the first in
+/// an orientation, or a rotation's, before the OSK is laid out on the turned
+/// screen): apps hear the frame the OSK has, not the configured guess.
 ///
 /// Pure: every step takes the instant and returns the notifications to send.
 struct AppsNotificationHold: Hashable, Sendable {
     private enum State: Hashable, Sendable {
         case idle
-        /// A show apps have not heard of; `note` carries the latest frame.
+        /// A show or frame change apps have not heard of, to the latest frame.
         case held(KeyboardNotification)
-        /// Apps heard the held show, and their own `didShow` (due at `at`,
+        /// Apps heard the held change, and its `did` note (due at `at`,
         /// nil once sent): the policy's notes that close the show are the
         /// bridges' only, up to the next change.
         case delivered(didShow: KeyboardNotification, at: Instant?)
@@ -28,7 +31,7 @@ struct AppsNotificationHold: Hashable, Sendable {
 
     private var state = State.idle
 
-    /// When the apps' `didShow` is due.
+    /// When the apps' `didShow` or `didChangeFrame` is due.
     var deadline: Instant? {
         if case .delivered(_, let at?) = state { at } else { nil }
     }
@@ -37,7 +40,7 @@ struct AppsNotificationHold: Hashable, Sendable {
     mutating func route(_ note: KeyboardNotification, showAwaitsBridge: Bool) -> [PipelineOutput] {
         switch state {
         case .idle:
-            guard note.phase == .willShow, showAwaitsBridge else { return [.keyboard(note)] }
+            guard note.phase == .willShow || note.phase == .willChangeFrame, showAwaitsBridge else { return [.keyboard(note)] }
             state = .held(note)
             return [.bridgeKeyboard(note)]
         case .held(var held):
@@ -47,6 +50,9 @@ struct AppsNotificationHold: Hashable, Sendable {
             case .willShow:
                 state = .held(note)
             case .didShow, .willChangeFrame, .didChangeFrame:
+                // The change apps will hear stays the one they have not heard
+                // (a show, or a frame change from the frame they know), to
+                // the newest frame.
                 held.endFrame = note.endFrame
                 state = .held(held)
             }
@@ -63,15 +69,19 @@ struct AppsNotificationHold: Hashable, Sendable {
         }
     }
 
-    /// The filter delivered a keyboard change at `now`: a held show reaches
-    /// apps, at the frame delivered (the OSK's own, once its bridge reported it).
+    /// The keyboard change was delivered to the views at `now`: a held show
+    /// or frame change reaches apps, at the frame delivered (the OSK's own,
+    /// once its bridge reported it).
     mutating func delivered(_ change: KeyboardFrameChange, now: Instant) -> [PipelineOutput] {
         guard case .held(let held) = state, let frame = change.frame else { return [] }
-        let begin = Rect(origin: Point(x: frame.origin.x, y: held.beginFrame.origin.y), size: frame.size)
+        let isShow = held.phase == .willShow
+        // A show comes from below the screen, as the policy's; a frame change
+        // from the frame apps were last told.
+        let begin = isShow ? Rect(origin: Point(x: frame.origin.x, y: held.beginFrame.origin.y), size: frame.size) : held.beginFrame
         let show = KeyboardNotification(
-            phase: .willShow, beginFrame: begin, endFrame: frame, animation: change.animation, focusOwner: held.focusOwner)
+            phase: held.phase, beginFrame: begin, endFrame: frame, animation: change.animation, focusOwner: held.focusOwner)
         var shown = show
-        shown.phase = .didShow
+        shown.phase = isShow ? .didShow : .didChangeFrame
         guard change.animation.duration > .zero else {
             state = .delivered(didShow: shown, at: nil)
             return [.appsKeyboard(show), .appsKeyboard(shown)]
@@ -80,7 +90,7 @@ struct AppsNotificationHold: Hashable, Sendable {
         return [.appsKeyboard(show)]
     }
 
-    /// The apps' `didShow`, when due by `now`.
+    /// The apps' `didShow` or `didChangeFrame`, when due by `now`.
     mutating func advance(to now: Instant) -> [PipelineOutput] {
         guard case .delivered(let didShow, let at?) = state, at <= now else { return [] }
         state = .delivered(didShow: didShow, at: nil)

@@ -266,8 +266,10 @@ public struct InsetPipeline: Sendable {
     /// end then changes nothing.
     private mutating func applyMidRotation(into out: inout Outputs) {
         guard let transition, let frame = policy.frame else { return }
+        let change = KeyboardFrameChange(frame: frame, screen: policy.screen, animation: transition.animation)
+        for output in appsHold.delivered(change, now: out.now) { out.append(output) }
         var pass = PassAdjustments()
-        pass.collect(engine.apply(KeyboardFrameChange(frame: frame, screen: policy.screen, animation: transition.animation)))
+        pass.collect(engine.apply(change))
         if let scrolled = scrollFocusedField(animation: transition.animation) { pass.collect(scrolled) }
         for adjustment in pass.adjustments { out.append(.adjustment(adjustment)) }
     }
@@ -323,7 +325,7 @@ public struct InsetPipeline: Sendable {
             let awaited = frameAwaited && change.frame != nil && !policy.hardwareKeyboardUsable
                 && (note.phase == .willShow || !known || turned)
             let wait = awaited ? (known ? Self.frameReportWait : Self.frameMeasureWait) : nil
-            for output in appsHold.route(note, showAwaitsBridge: awaited && note.phase == .willShow) { out.append(output) }
+            for output in appsHold.route(note, showAwaitsBridge: awaited) { out.append(output) }
             deliver(filter.submit(change, now: out.now, wait: wait), into: &out)
         }
     }
