@@ -57,3 +57,18 @@ class Floating:
             bottom = min(y + height, self.output_height)
             return max(0.0, min(bottom - kb_top, f.viewport))
         return at
+
+
+def forge_report(session, bridge_pid):
+    """The hostile case: another program on the session bus calls insetd-osk's
+    object as if it were KWin's script, putting the page's window at the
+    output's top. insetd-osk must refuse it (only the owner of org.kde.KWin
+    is heard): busctl's answer (its error), or None if the call was taken."""
+    code, out = session.run("busctl", "--user", "list", "--no-legend", "--unique")
+    names = [line.split()[0].decode() for line in out.splitlines()
+             if len(line.split()) > 1 and line.split()[1] == str(bridge_pid).encode()] if code == 0 else []
+    if not names:
+        return f"insetd-osk's bus name not found (busctl list: {code})"
+    result = session.run("sh", "-c", f"busctl --user call {names[0]} /org/insetd/KWin1 org.insetd.KWin1 "
+                                     "FocusedWindow dddd 10 0 520 390 2>&1")
+    return None if result[0] == 0 else result[1].decode(errors="replace").strip()
