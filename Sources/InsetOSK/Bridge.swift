@@ -310,6 +310,9 @@ package final class Bridge {
             return
         }
         guard windowChanged || relayedWindow == nil, !machine.holdsWindow else { return }
+        // KWin puts a window back just before it says the keyboard is hidden:
+        // the OSK is asked now, not at the next signal.
+        if machine.hideMayBeUnderway, (try? backend.visible()) == false { return }
         windowChanged = false
         let frame = backend.focusedWindow()
         if let relayed = relayedWindow, relayed.frame == frame { return }

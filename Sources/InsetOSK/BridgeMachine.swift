@@ -110,7 +110,13 @@ package struct BridgeMachine: Sendable {
     /// for one that is gone. Where the window is waits until the two agree.
     /// While a show is on its way the window is relayed at once: the
     /// compositor moves it before it says the keyboard is up.
-    package var holdsWindow: Bool { keyboardShown && !hardwareKeyboard && observed == false && seenUpWhileShown }
+    package var holdsWindow: Bool { hideMayBeUnderway && observed == false }
+
+    /// insetd shows a keyboard the OSK was seen showing: a hide may be under
+    /// way that the machine has not heard of yet (KWin moves the window back
+    /// just before it says the keyboard is hidden), so the bridge asks the
+    /// OSK before it relays a window that moved.
+    package var hideMayBeUnderway: Bool { keyboardShown && !hardwareKeyboard && seenUpWhileShown }
 
     /// Takes one event at `now`: the actions to carry out in order, and the
     /// latest time to come back with a `.tick` (nil: only when something happens).

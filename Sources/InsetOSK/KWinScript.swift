@@ -52,6 +52,18 @@ enum KWinScript {
             }
             workspace.clientActivated.connect(follow);
             follow(workspace.activeClient);
+            // The input panel (maliit) placed: KWin has just moved the focused
+            // window out of its way (5.27 has no inputMethod property: the
+            // panel is known by its class).
+            function panelPlaced() {
+                report();
+                callDBus(\(target), "PanelPlaced");
+            }
+            function watchPanel(w) {
+                if (/^KWin::InputPanelV1Window\\(/.test(String(w))) w.frameGeometryChanged.connect(panelPlaced);
+            }
+            for (const w of workspace.clientList()) watchPanel(w);
+            workspace.clientAdded.connect(watchPanel);
 
             """
     }
@@ -60,16 +72,22 @@ enum KWinScript {
     enum Report: Equatable {
         /// The focused window's frame; nil: none is focused.
         case focusedWindow(Rect?)
+        /// KWin placed the input panel: the window it moves out of the
+        /// keyboard's way has been moved (reported just before).
+        case panelPlaced
         /// Not a report: why it was refused, for one log line.
         case refused(String)
     }
 
-    /// Reads a call from the script: `FocusedWindow(x, y, width, height)`,
+    /// Reads a call from the script: `PanelPlaced()`, or `FocusedWindow(x, y, width, height)`,
     /// four finite numbers within `limit`, width and height not negative
     /// (both 0: no window). Anything else is refused, with the reason.
     static func read(_ call: DBusMethodCall) -> Report {
         guard call.interface == nil || call.interface == interface else {
             return .refused("unknown interface \(call.interface ?? "")")
+        }
+        if call.member == "PanelPlaced" {
+            return call.arguments.isEmpty ? .panelPlaced : .refused("PanelPlaced takes no arguments, got \(describe(call.arguments))")
         }
         guard call.member == "FocusedWindow" else { return .refused("unknown method \(call.member)") }
         let numbers = call.arguments.compactMap { value -> Double? in

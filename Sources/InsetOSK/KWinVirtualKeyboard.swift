@@ -25,6 +25,14 @@ final class KWinVirtualKeyboard: OSKBackend {
     private var window: Rect?
     /// The last refusal logged, so a script repeating a bad call logs one line.
     private var lastRefusal: String?
+    /// The script said KWin placed the panel since KWin last said it is hidden.
+    private var panelPlaced = false
+    /// The script has said so once with this KWin: only then are shows
+    /// waited for (maliit's first panel is laid out up to 0.6 s after
+    /// KWin's `visible`, and the first show is slow enough already).
+    private var panelReports = false
+    /// Since when KWin says `visible` (for `panelWait`).
+    private var shownSince: Instant?
 
     init(log: BridgeLog) {
         self.log = log
@@ -72,12 +80,31 @@ final class KWinVirtualKeyboard: OSKBackend {
         }
     }
 
+    /// KWin's `visible`, once KWin has laid the keyboard out: with the
+    /// panel kept from an earlier show, KWin says `visible` about 120 ms
+    /// before maliit's input region is set and the focused window moved out
+    /// of its way, and a show confirmed then is measured against the window
+    /// not moved yet. Once the script has said `PanelPlaced`, a show counts
+    /// at its next one (or after `panelWait`, should it not come).
     func visible() throws(OSKError) -> Bool? {
         guard let bus else { throw OSKError("kwin: no session bus") }
-        do { return try bus.boolProperty(Self.busName, Self.path, Self.interface, "visible") } catch {
+        let shown: Bool
+        do { shown = try bus.boolProperty(Self.busName, Self.path, Self.interface, "visible") } catch {
             throw OSKError("kwin: read visible of \(Self.busName)", error)
         }
+        guard shown else {
+            panelPlaced = false
+            shownSince = nil
+            return false
+        }
+        let now = monotonicInstant()
+        let since = shownSince ?? now
+        shownSince = since
+        return panelPlaced || !panelReports || now >= since + Self.panelWait
     }
+
+    /// How long a `visible` KWin waits for the script's `PanelPlaced`.
+    static let panelWait: Duration = .milliseconds(300)
 
     var readsFocusedWindow: Bool { true }
 
@@ -98,6 +125,8 @@ final class KWinVirtualKeyboard: OSKBackend {
     /// place is not relayed, which one line says.
     private func loadScript(_ bus: DBusConnection) {
         window = nil
+        panelPlaced = false
+        panelReports = false
         do {
             guard let unique = bus.uniqueName, unique.utf8.allSatisfy({ $0 == 0x3A || $0 == 0x2E || ($0 >= 0x30 && $0 <= 0x39) })
             else { throw OSKError("no unique name of our own to be called back at") }
@@ -151,6 +180,13 @@ final class KWinVirtualKeyboard: OSKBackend {
             lastRefusal = nil
             if frame != window {
                 window = frame
+                changed?()
+            }
+            return .done
+        case .panelPlaced:
+            panelReports = true
+            if !panelPlaced {
+                panelPlaced = true
                 changed?()
             }
             return .done
