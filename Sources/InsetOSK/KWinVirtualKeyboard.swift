@@ -184,7 +184,10 @@ final class KWinVirtualKeyboard: OSKBackend {
             }
             return .done
         case .panelPlaced:
-            panelReports = true
+            if !panelReports {
+                panelReports = true
+                log.info("kwin: KWin says when it has placed the keyboard's panel: a show counts from then")
+            }
             if !panelPlaced {
                 panelPlaced = true
                 changed?()
