@@ -70,6 +70,23 @@ FORWARD(int, sd_bus_message_enter_container, (sd_bus_message *m, char type, cons
 FORWARD(int, sd_bus_message_exit_container, (sd_bus_message *m), (m), -ENOSYS)
 FORWARD(int, sd_bus_message_read_basic, (sd_bus_message *m, char type, void *p), (m, type, p), -ENOSYS)
 
+// Receiving method calls (insetd-osk's KWin script calls back over the bus).
+FORWARD(int, sd_bus_add_object,
+        (sd_bus *bus, sd_bus_slot **slot, const char *path, sd_bus_message_handler_t callback, void *userdata),
+        (bus, slot, path, callback, userdata), -ENOSYS)
+FORWARD(int, sd_bus_get_unique_name, (sd_bus *bus, const char **unique), (bus, unique), -ENOSYS)
+FORWARD(const char *, sd_bus_message_get_sender, (sd_bus_message *m), (m), NULL)
+FORWARD(const char *, sd_bus_message_get_interface, (sd_bus_message *m), (m), NULL)
+FORWARD(const char *, sd_bus_message_get_member, (sd_bus_message *m), (m), NULL)
+FORWARD(int, sd_bus_message_peek_type, (sd_bus_message *m, char *type, const char **contents), (m, type, contents),
+        -ENOSYS)
+FORWARD(int, sd_bus_message_skip, (sd_bus_message *m, const char *types), (m, types), -ENOSYS)
+FORWARD(int, sd_bus_message_new_method_return, (sd_bus_message *call, sd_bus_message **m), (call, m), -ENOSYS)
+FORWARD(int, sd_bus_message_new_method_error, (sd_bus_message *call, sd_bus_message **m, const sd_bus_error *e),
+        (call, m, e), -ENOSYS)
+FORWARD(int, sd_bus_send, (sd_bus *bus, sd_bus_message *m, uint64_t *cookie), (bus, m, cookie), -ENOSYS)
+FORWARD(sd_bus *, sd_bus_message_get_bus, (sd_bus_message *m), (m), NULL)
+
 // sd_bus_error_free returns nothing: it has a form of its own.
 __attribute__((visibility("hidden"))) void sd_bus_error_free(sd_bus_error *e) {
     static void (*real)(sd_bus_error *);

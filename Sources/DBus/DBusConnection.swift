@@ -36,6 +36,7 @@ package struct DBusError: Error, Hashable, Sendable, CustomStringConvertible {
 package enum DBusArgument: Hashable, Sendable {
     case bool(Bool)
     case string(String)
+    case int32(Int32)
 }
 
 /// One connection to a D-Bus bus through libsystemd's sd-bus. It exists so the
@@ -48,6 +49,7 @@ package final class DBusConnection {
     private var bus: OpaquePointer?
     private var slots: [OpaquePointer] = []
     private var handlers: [MatchHandler] = []
+    private var objects: [ObjectHandler] = []
     /// How long a method call may wait for its reply.
     package var callTimeoutMicroseconds: UInt64 = 2_000_000
 
@@ -182,6 +184,73 @@ package final class DBusConnection {
         slots.append(slot)
     }
 
+    /// Calls a method whose reply is one 32-bit integer.
+    package func callReturningInt32(
+        _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusArgument] = []
+    ) throws(DBusError) -> Int32 {
+        let reply = try callForReply(destination, path, interface, member, arguments)
+        defer { sd_bus_message_unref(reply) }
+        var value: Int32 = 0
+        let r = csdbus_read_int32(reply, &value)
+        guard r > 0 else { throw DBusError("read the reply of \(interface).\(member)", errno: r < 0 ? -r : EBADMSG) }
+        return value
+    }
+
+    /// Calls a method whose reply is one string.
+    package func callReturningString(
+        _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusArgument] = []
+    ) throws(DBusError) -> String {
+        let reply = try callForReply(destination, path, interface, member, arguments)
+        defer { sd_bus_message_unref(reply) }
+        var value: UnsafePointer<CChar>?
+        let r = csdbus_read_string(reply, &value)
+        guard r > 0, let value else {
+            throw DBusError("read the reply of \(interface).\(member)", errno: r < 0 ? -r : EBADMSG)
+        }
+        return String(cString: value)
+    }
+
+    /// The unique name (`:1.42`) that owns `name` now.
+    package func nameOwner(_ name: String) throws(DBusError) -> String {
+        try callReturningString(
+            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)])
+    }
+
+    /// This connection's own unique name, which a peer calls back at.
+    package var uniqueName: String? {
+        guard let bus else { return nil }
+        var name: UnsafePointer<CChar>?
+        guard sd_bus_get_unique_name(bus, &name) >= 0, let name else { return nil }
+        return String(cString: name)
+    }
+
+    /// Answers method calls to `path` (from `process()`) with `handler`; a
+    /// call sd-bus cannot read whole is refused without reaching it.
+    package func export(_ path: String, _ handler: @escaping (DBusMethodCall) -> DBusReply) throws(DBusError) {
+        guard let bus else { throw DBusError("export \(path)", errno: ENOTCONN) }
+        let box = ObjectHandler(handler)
+        var slot: OpaquePointer?
+        let r = sd_bus_add_object(
+            bus, &slot, path,
+            { message, userdata, _ in
+                guard let message, let userdata else { return 0 }
+                let reply: DBusReply
+                if let call = DBusMethodCall.read(message) {
+                    reply = Unmanaged<ObjectHandler>.fromOpaque(userdata).takeUnretainedValue().run(call)
+                } else {
+                    reply = .invalidArguments("the arguments could not be read")
+                }
+                switch reply {
+                case .done: _ = csdbus_reply(message, nil, nil)
+                case .error(let name, let text): _ = csdbus_reply(message, name, text)
+                }
+                return 1
+            }, Unmanaged.passUnretained(box).toOpaque())
+        guard r >= 0, let slot else { throw DBusError("export \(path)", errno: -r) }
+        objects.append(box)
+        slots.append(slot)
+    }
+
     // MARK: - Private
 
     private func newCall(_ destination: String, _ path: String, _ interface: String, _ member: String) throws(DBusError)
@@ -205,6 +274,7 @@ package final class DBusConnection {
             switch argument {
             case .bool(let value): r = csdbus_append_bool(message, value ? 1 : 0)
             case .string(let value): r = csdbus_append_string(message, value)
+            case .int32(let value): r = csdbus_append_int32(message, value)
             }
             guard r >= 0 else { throw DBusError(operation, errno: -r) }
         }
@@ -231,4 +301,10 @@ package final class DBusConnection {
 private final class MatchHandler {
     let run: () -> Void
     init(_ run: @escaping () -> Void) { self.run = run }
+}
+
+/// The Swift closure behind one exported object; the connection keeps it alive.
+private final class ObjectHandler {
+    let run: (DBusMethodCall) -> DBusReply
+    init(_ run: @escaping (DBusMethodCall) -> DBusReply) { self.run = run }
 }

@@ -76,7 +76,7 @@ package enum Backends {
     package static func make(_ kind: BackendKind, options: BackendOptions, log: BridgeLog) -> OSKBackend? {
         switch kind {
         case .squeekboard: Squeekboard(setting: options.squeekboardFollowsSetting ? GnomeSetting(log: log) : nil)
-        case .kwin: KWinVirtualKeyboard()
+        case .kwin: KWinVirtualKeyboard(log: log)
         case .wvkbd: Wvkbd(options: options)
         case .gnome: GnomeShellKeyboard(setting: GnomeSetting(log: log))
         case .auto: nil

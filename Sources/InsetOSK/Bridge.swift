@@ -151,9 +151,12 @@ package final class Bridge {
         connectInsetd(now: now)
         connectBus(now: now)
         attachBackend(now: now)
+        // The window first: KWin moves it out of the keyboard's way before it
+        // says the keyboard is shown, and insetd measures the keyboard that
+        // the show confirms against the window where it is by then.
+        relayFocusedWindow()
         observe(now: now)
         readUsableArea(now: now)
-        relayFocusedWindow()
         feed(.tick, now: now)
         link?.flush()
     }
@@ -306,7 +309,10 @@ package final class Bridge {
             }
             return
         }
-        guard windowChanged || relayedWindow == nil else { return }
+        guard windowChanged || relayedWindow == nil, !machine.holdsWindow else { return }
+        // KWin puts a window back just before it says the keyboard is hidden:
+        // the OSK is asked now, not at the next signal.
+        if machine.hideMayBeUnderway, (try? backend.visible()) == false { return }
         windowChanged = false
         let frame = backend.focusedWindow()
         if let relayed = relayedWindow, relayed.frame == frame { return }

@@ -13,6 +13,9 @@ package struct BridgeMachine: Sendable {
     package private(set) var linked = false
     private var screen = Size(width: 0, height: 0)
     private var keyboardShown = false
+    /// The OSK was seen up since insetd's keyboard was last shown (a hide
+    /// seen after it is one on its way, `holdsWindow`).
+    private var seenUpWhileShown = false
     private var hardwareKeyboard = false
     /// The user's (or the OSK's own) last show or hide: it stands, even against a
     /// hardware keyboard, until insetd's keyboard goes the other way.
@@ -99,6 +102,22 @@ package struct BridgeMachine: Sendable {
     /// Whether a show is waiting for the OSK to confirm it (then every wake reads it again).
     package var asserting: Bool { nextCheck != nil }
 
+    /// insetd shows a keyboard that the OSK was last seen not showing (a
+    /// hide on its way: the user's, or the compositor's at a blur, before
+    /// insetd hides too). A compositor that moved the focused window out of
+    /// the keyboard's way puts it back then: relayed now, insetd would
+    /// measure the window back under a keyboard it still shows and pad it
+    /// for one that is gone. Where the window is waits until the two agree.
+    /// While a show is on its way the window is relayed at once: the
+    /// compositor moves it before it says the keyboard is up.
+    package var holdsWindow: Bool { hideMayBeUnderway && observed == false }
+
+    /// insetd shows a keyboard the OSK was seen showing: a hide may be under
+    /// way that the machine has not heard of yet (KWin moves the window back
+    /// just before it says the keyboard is hidden), so the bridge asks the
+    /// OSK before it relays a window that moved.
+    package var hideMayBeUnderway: Bool { keyboardShown && !hardwareKeyboard && seenUpWhileShown }
+
     /// Takes one event at `now`: the actions to carry out in order, and the
     /// latest time to come back with a `.tick` (nil: only when something happens).
     package mutating func handle(_ event: BridgeEvent, now: Instant) -> BridgeStep {
@@ -112,6 +131,7 @@ package struct BridgeMachine: Sendable {
             // this link) began, and no reading has seen it hidden.
             if shown, let keyboard { gauge.expect(height: keyboard.height, screen: screen) }
             keyboardShown = shown
+            seenUpWhileShown = false
             hardwareKeyboard = hardware
             userChoice = nil
             resetEpisode()
@@ -133,6 +153,7 @@ package struct BridgeMachine: Sendable {
             // to another field, at which an OSK that follows the app's text
             // input (squeekboard) may drop it, as right after a show.
             if shown, keyboardShown { restatedAt = now }
+            if shown != keyboardShown { seenUpWhileShown = shown && observed == true }
             keyboardShown = shown
             if let choice = userChoice, choice != shown { userChoice = nil }
             // A hide seen while insetd hides anyway (squeekboard on blur) is not news.
@@ -208,6 +229,7 @@ package struct BridgeMachine: Sendable {
         let since = visibleSince
         observed = visible
         if visible {
+            seenUpWhileShown = keyboardShown
             visibleSince = now
             pendingUserHide = nil
             measureUntil = now + timing.measureWindow
@@ -270,6 +292,7 @@ package struct BridgeMachine: Sendable {
     private mutating func userSaid(_ visible: Bool, _ out: inout [BridgeAction]) {
         applied = visible
         keyboardShown = visible
+        seenUpWhileShown = visible
         userChoice = visible
         resetEpisode()
         if linked { out.append(.reportVisibility(visible)) }

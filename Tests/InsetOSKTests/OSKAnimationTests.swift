@@ -84,7 +84,7 @@ import Testing
         #expect(Squeekboard(setting: nil).animation(onSway: true) == Self.atOnce)
         #expect(Squeekboard(setting: nil).animation(onSway: false) == nil, "another compositor may slide it in")
         #expect(Wvkbd(options: BackendOptions()).animation(onSway: true) == Self.atOnce)
-        #expect(KWinVirtualKeyboard().animation(onSway: false) == nil)
+        #expect(KWinVirtualKeyboard(log: BridgeLog()).animation(onSway: false) == nil)
         // GNOME Shell 43's keyboard.js: KEYBOARD_ANIMATION_TIME 150, EASE_OUT_QUAD.
         #expect(
             GnomeShellKeyboard(setting: GnomeSetting(log: BridgeLog())).animation(onSway: false)

@@ -90,7 +90,8 @@ class CellJudge:
         self.visible_after = []
         self.drawn_to_visible = []
 
-    def cycle(self, frames, zone, base_viewport, app_window, up_at, blurred_at, gone_at, drawn_at=None, held=False):
+    def cycle(self, frames, zone, base_viewport, app_window, up_at, blurred_at, gone_at, drawn_at=None, held=False,
+              cover=None):
         """Judges one focus/blur cycle's frames; returns the wrong frames'
         descriptions (empty: every frame right).
 
@@ -109,6 +110,12 @@ class CellJudge:
         stock apps), so its last frame before the keyboard was up (or drawn)
         is still on the screen then: with the field above the keyboard,
         visible at up_at (and at drawn_at, P6's end).
+
+        `cover`: for a window the compositor moves rather than resizes (KWin's
+        floating window), a function of a frame giving how much of its
+        viewport the keyboard covers where the window was at that frame
+        while the keyboard is up, or None where the window moved within a
+        frame of it (not judged); without it the keyboard covers `zone`.
         """
         slack = FRAME_MS / 1000
         wrong, visible_at, shown_at = [], None, None
@@ -116,9 +123,12 @@ class CellJudge:
         def shrunk_window(f):
             return app_window and base_viewport is not None and f.viewport < base_viewport - 0.5
 
+        def covered(f):
+            return zone if cover is None else cover(f)
+
         def field_clear(f, shrunk):
             """The field above what the keyboard covers of the viewport (+1 px)."""
-            return f.field_bottom <= f.viewport - (0 if shrunk else zone) + 1
+            return f.field_bottom <= f.viewport - (0 if shrunk else covered(f) or 0) + 1
 
         if held and up_at is not None:
             shown = [f for f in frames if f.t <= up_at + slack]
@@ -142,8 +152,8 @@ class CellJudge:
             up = up_at is not None and up_at + slack < f.t < blurred_at
             if shrunk or (gone_at is not None and f.t > gone_at + slack):
                 allowed = 0
-            elif up:
-                allowed = zone
+            elif up and covered(f) is not None:
+                allowed = covered(f)
             else:
                 continue
             self.judged += 1

@@ -29,6 +29,27 @@ for (const w of workspace.clientList()) {
 }
 print("KIOSKTEST-WINDOWS __SEQ__ " + JSON.stringify(out));
 """
+# Every window's frame as KWin changes it, with KWin's clock (ms since the
+# epoch, the test's clock too): where a floating window was at each frame.
+GEOMETRY_JS = """
+function log(w) {
+    const g = w.frameGeometry;
+    print("KIOSKTEST-GEOM " + Date.now() + " " + String(w.resourceClass) + " " + g.x + " " + g.y + " " + g.width + " " + g.height);
+}
+function watch(w) { w.frameGeometryChanged.connect(function () { log(w); }); log(w); }
+for (const w of workspace.clientList()) watch(w);
+workspace.clientAdded.connect(watch);
+"""
+# Moves the app's window (a normal window whose class has __CLASS__) to y __Y__.
+MOVE_JS = """
+for (const w of workspace.clientList()) {
+    if (w.normalWindow && String(w.resourceClass).indexOf("__CLASS__") >= 0) {
+        const g = w.frameGeometry;
+        w.frameGeometry = {x: g.x, y: __Y__, width: g.width, height: g.height};
+    }
+}
+"""
+GEOM = re.compile(rb"KIOSKTEST-GEOM (\d+) (\S+) (-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+)")
 
 
 class KWin:
@@ -71,6 +92,39 @@ class KWin:
             return None
         frame = self.maliit_frame()
         return (frame[3] if frame else None) if visible else 0
+
+    def script(self, text, keep=False):
+        """Runs a KWin script (its print() lines land in the log); unloaded
+        at once unless `keep` (then it lives with the session's KWin)."""
+        self.seq += 1
+        name = f"kiosktest{self.seq}"
+        path = os.path.join(self.session.dir, f"{name}.js")
+        with open(path, "w") as f:
+            f.write(text.replace("__SEQ__", str(self.seq)))
+        os.chmod(path, 0o644)
+        base = ["busctl", "--user", "call", "org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting"]
+        self.session.run(*base, "loadScript", "ss", path, name)
+        self.session.run(*base, "start")
+        if not keep:
+            time.sleep(0.2)
+            self.session.run(*base, "unloadScript", "s", name)
+            os.unlink(path)
+        return name
+
+    def watch_geometry(self):
+        """From now on every window's frame change is in the log (`track`)."""
+        self.script(GEOMETRY_JS, keep=True)
+
+    def move_app_window(self, y):
+        self.script(MOVE_JS.replace("__CLASS__", self.session.app_class).replace("__Y__", str(int(y))))
+
+    def track(self):
+        """The app window's frames as KWin set them: [(seconds, x, y, w, h)]."""
+        with open(self.log, "rb") as f:
+            data = f.read()
+        cls = self.session.app_class.encode()
+        return [(int(m.group(1)) / 1000, *(float(v) for v in m.groups()[2:]))
+                for m in GEOM.finditer(data) if cls in m.group(2)]
 
     def windows(self):
         """Every window KWin manages, from a script's print() in its log."""

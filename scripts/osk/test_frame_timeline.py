@@ -100,3 +100,37 @@ class DropTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class MovedWindowTests(unittest.TestCase):
+    """CellJudge.cycle with `cover` (KWin's floating window, kiosk_float.py):
+    the keyboard (288) up from 1.00 s, blurred at 3.00, gone at 3.10; the
+    window 334 px of viewport, moved at 1.10 from under the keyboard (its
+    bottom at 930: 258 covered) to ending at its top (nothing covered)."""
+
+    @staticmethod
+    def cover(f):
+        if abs(f.t - 1.10) <= 0.0167:
+            return None  # a frame from the move: either place may be on the screen
+        return 258 if f.t < 1.10 else 0
+
+    def judge(self, frames):
+        judge = CellJudge()
+        wrong = judge.cycle(frames, 288, 334, False, 1.0, 3.0, 3.1, cover=self.cover)
+        return judge, wrong
+
+    def test_padding_the_cover_before_the_move_is_right_and_after_it_is_wrong(self):
+        # 1.05: covered 258, padded 258: right. 1.50: moved, padded 258: 258 over.
+        judge, wrong = self.judge([frame(1.05, 334, 258, 70), frame(1.50, 334, 258, 70)])
+        self.assertEqual((judge.judged, judge.excess, judge.peak), (2, 1, 258))
+        self.assertIn("allowed 0", wrong[0])
+
+    def test_a_frame_at_the_move_is_not_judged(self):
+        judge, wrong = self.judge([frame(1.10, 334, 258, 70)])
+        self.assertEqual((judge.judged, judge.excess, wrong), (0, 0, []))
+
+    def test_the_field_counts_covered_only_under_what_covers_it(self):
+        # Field bottom 300 of 334: under the 258 covered before the move
+        # (334 - 258 = 76 < 300), clear after it (nothing covered).
+        judge, _ = self.judge([frame(1.05, 334, 0, 300), frame(1.50, 334, 0, 300)])
+        self.assertEqual(judge.covered, 1)
