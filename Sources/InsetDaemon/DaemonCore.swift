@@ -40,6 +40,9 @@ final class DaemonCore {
     /// The bridge whose OSK ended (`oskRunning` false), until it runs again or
     /// the bridge goes.
     var oskEndedUnder: ClientID?
+    /// The bridge that gave a show up (its problem, then its hide) and when:
+    /// its OSK showing soon after is the late answer to the asks (`lateShowRefused`).
+    var showGivenUpBy: (client: ClientID, at: Instant)?
     /// Clients that reported as OSK bridges (any `osk…` message insetd took),
     /// told when the focus moves with the keyboard up (`restateShown`).
     var bridges: Set<ClientID> = []
@@ -233,6 +236,7 @@ final class DaemonCore {
             reply(.devices(id: request.id, wireDevices))
             return
         case .oskVisibility(let bridge, let visible):
+            if visible, lateShowRefused(by: bridge, client: client) { return acknowledge() }
             logger.info("OSK changed by itself or its user", metadata: ["bridge": "\(bridge)", "visible": "\(visible)"])
         case .oskAnimation(let bridge, let animation):
             // Said once per link and OSK, only while one is attached: the OSK's own name.
@@ -290,6 +294,7 @@ final class DaemonCore {
             if case .oskVisibility(let bridge, false) = request.message, let frame = pipeline.policy.frame {
                 oskHideOutlived(frame, by: bridge, client: client)
             }
+            if case .oskVisibility(_, let visible) = request.message { showGivenUp(visible ? nil : client) }
             if let learned, pipeline.policy.reportedFrames != learned { framesLearned(pipeline.policy.reportedFrames) }
             if case .policy(let mode) = request.message {
                 logger.info("keyboard mode changed", metadata: ["mode": "\(mode.rawValue)", "by": "\(client)"])

@@ -70,12 +70,46 @@ extension DaemonCore {
         }
     }
 
+    /// A bridge's hide (`hider`), or a show: a hide right after the bridge
+    /// said its OSK did not show is the bridge giving the show up.
+    func showGivenUp(_ hider: ClientID?) {
+        guard let hider else { return showGivenUpBy = nil }
+        showGivenUpBy = oskProblem?.client == hider ? (hider, now) : nil
+    }
+
+    /// How long after a bridge gave a show up its OSK showing is the late
+    /// answer to the asks, not a user's show: insetd-osk's own bound
+    /// (`BridgeTiming.lateShowAfterGivingUp`).
+    static let givenUpShowAnswered: Duration = .seconds(5)
+
+    /// The OSK a bridge gave up on showed after all (maliit's first show after
+    /// it starts can take seconds): the keyboard stays only if a field is
+    /// still focused, as the show was asked for one. With none (the app blurred
+    /// meanwhile) the show is refused and the bridge told the keyboard is
+    /// hidden, so it hides the OSK: shown, it would be padded for with
+    /// nothing to type into.
+    func lateShowRefused(by bridge: String, client: ClientID) -> Bool {
+        guard let givenUp = showGivenUpBy, givenUp.client == client else { return false }
+        showGivenUpBy = nil
+        guard now < givenUp.at + Self.givenUpShowAnswered else { return false }
+        if pipeline.focusedView != nil {
+            logger.info("the OSK showed after its bridge gave up on it: a field is focused, so it stays", metadata: ["bridge": "\(bridge)"])
+            return false
+        }
+        logger.info("the OSK showed after its bridge gave up on it, with no field focused: hidden again", metadata: ["bridge": "\(bridge)"])
+        let screen = pipeline.policy.screen
+        let gone = Rect(x: 0, y: screen.height, width: screen.width, height: 0)
+        outbox.send(.keyboard(KeyboardNotification(phase: .didHide, beginFrame: gone, endFrame: gone, animation: .none, focusOwner: nil), isLocal: false), to: client)
+        return true
+    }
+
     /// The bridge that reported the frame is gone. The OSK it drove is most
     /// likely still the one that will show (insetd-osk restarts, the OSK does
     /// not change size), so the frames it reported stay: a show before the next
     /// bridge reports publishes them, not the configured guess.
     func bridgeLeft(_ id: ClientID) {
         if oskProblem?.client == id { oskProblem = nil }
+        if showGivenUpBy?.client == id { showGivenUpBy = nil }
         if oskEndedUnder == id {
             oskEndedUnder = nil
             feed(.oskRunning(true), from: .client(id))

@@ -257,10 +257,13 @@ package struct BridgeMachine: Sendable {
                 return
             }
             if let gaveUp = gaveUpAt, now < gaveUp + timing.lateShowAfterGivingUp {
-                // The asks the bridge gave up on, answered late: insetd has
-                // hidden its keyboard since (and the field may be blurred).
-                out.append(.trace("\(name) showed after insetd-osk gave up on it: hiding it"))
-                applied = nil
+                // The asks the bridge gave up on, answered late (maliit's first
+                // show after it starts): reported as shown, and insetd, which
+                // knows whether the field that asked is still focused, keeps
+                // it or says hidden (then it is hidden here).
+                gaveUpAt = nil
+                out.append(.log("\(name) showed after insetd-osk gave up on it: insetd decides whether it stays"))
+                userSaid(true, &out)
                 return
             }
             out.append(.log("\(name) was shown by itself or its user"))

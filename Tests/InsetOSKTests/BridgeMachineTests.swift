@@ -258,22 +258,32 @@ import Testing
     ]
 
     /// The OSK answers the four asks 1020 ms after the bridge gave up (2480 ms),
-    /// within `lateShowAfterGivingUp` (5 s, to 7480 ms): insetd has hidden its
-    /// keyboard, so the show is hidden again, not reported as the user's; the
-    /// OSK did show, so "did not show" is no longer insetd's problem. A show
-    /// after 7480 ms is the user's again.
+    /// within `lateShowAfterGivingUp` (5 s, to 7480 ms): reported as shown, for
+    /// insetd to decide (it keeps the keyboard while the field that asked is
+    /// still focused); the OSK did show, so "did not show" is no longer
+    /// insetd's problem. Here the field was blurred: insetd says hidden
+    /// (3520 ms) and the OSK is hidden. A show after that is the user's again.
     static let lateAfterGivingUp: [Line] = Array(neverConfirmed.prefix(9)) + [
         Line(
             ms: 3500, event: .oskObserved(visible: true),
             actions: [
-                .trace("squeekboard showed after insetd-osk gave up on it: hiding it"), .setOSKVisible(false),
-                .reportProblem(nil),
-            ], wake: nil),
-        Line(ms: 3510, event: .oskObserved(visible: false), actions: [], wake: nil),
+                .log("squeekboard showed after insetd-osk gave up on it: insetd decides whether it stays"),
+                .reportVisibility(true), .checkFullscreen, .reportProblem(nil),
+            ], wake: 4500),
+        Line(ms: 3520, event: .keyboard(shown: false), actions: [.setOSKVisible(false)], wake: nil),
+        Line(ms: 3530, event: .oskObserved(visible: false), actions: [], wake: nil),
         Line(
             ms: 9000, event: .oskObserved(visible: true),
             actions: [.log("squeekboard was shown by itself or its user"), .reportVisibility(true), .checkFullscreen],
             wake: 10000),
+    ]
+
+    /// The same late show with the field still focused: insetd keeps the
+    /// keyboard and says shown (3520 ms): the OSK, up already, stays, and
+    /// nothing is asked of it.
+    static let lateAfterGivingUpKept: [Line] = Array(lateAfterGivingUp.prefix(10)) + [
+        Line(ms: 3520, event: .keyboard(shown: true), actions: [], wake: 4500),
+        Line(ms: 4500, event: .tick, actions: [.checkFullscreen], wake: 5500),
     ]
 
     /// After a blur the bridge hides the OSK (2500 ms); the compositor shows it
@@ -322,7 +332,8 @@ import Testing
         Timeline("a full-screen window over the shown OSK: one log line and one report, the keyboard left as it is", fullscreen),
         Timeline("insetd hides and shows again before the OSK followed: shown again, its late hide is no user's", hideInFlight),
         Timeline("a focus and a quick blur: the late show is hidden again, not reported as the user's", showInFlight),
-        Timeline("a show that comes after the bridge gave up on it is hidden again, not the user's", lateAfterGivingUp),
+        Timeline("a show that comes after the bridge gave up on it is insetd's to keep or refuse", lateAfterGivingUp),
+        Timeline("a late show insetd keeps (the field still focused) stays up", lateAfterGivingUpKept),
         Timeline("a show right after the bridge's hide is the compositor's, hidden again, not the user's", shownRightAfterTheHide),
     ]
 
