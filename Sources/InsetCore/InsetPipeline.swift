@@ -85,7 +85,7 @@ public struct InsetPipeline: Sendable {
     }
 
     public var nextDeadline: Instant? {
-        [policy.nextDeadline, filter.nextDeadline, transition?.endsAt].compactMap { $0 }.min()
+        Instant.earliest(Instant.earliest(policy.nextDeadline, filter.nextDeadline), transition?.endsAt)
     }
 
     /// Handles one event at `now`, after firing every deadline due by then. An

@@ -116,24 +116,47 @@ struct PassBuffers {
 /// Where each client's adjustments are in a pass's list: the engine lists a
 /// pass's adjustments by view, so each client's come together. Nil when a
 /// client's are not together (the broadcast then sends them one by one).
+///
+/// The runs are kept in list order and, for a few clients, found by a linear
+/// search: a hotkey's change for one or two clients then builds no dictionary
+/// (a `Dictionary` with its `ClientID` strings hashed was a fifth of the
+/// broadcast's time on P1's path). Past `linearLimit` runs a dictionary finds them.
 struct AdjustmentRuns {
-    private var runs: [ClientID: Range<Int>]
+    /// Each client's run in list order; nil once taken.
+    private var runs: [(client: ClientID, range: Range<Int>?)] = []
+    /// Where each client's run is in `runs`; empty up to `linearLimit` runs.
+    private var positions: [ClientID: Int] = [:]
+    static let linearLimit = 8
 
     init?(_ adjustments: [ViewAdjustment]) {
-        runs = Dictionary(minimumCapacity: adjustments.count)
         var index = adjustments.startIndex
         while index < adjustments.endIndex {
             let client = adjustments[index].view.client
             var end = index + 1
             while end < adjustments.endIndex, adjustments[end].view.client == client { end += 1 }
-            guard runs.updateValue(index..<end, forKey: client) == nil else { return nil }
+            runs.append((client, index..<end))
             index = end
+        }
+        if runs.count <= Self.linearLimit {
+            for later in runs.indices.dropFirst() where runs[..<later].contains(where: { $0.client == runs[later].client }) {
+                return nil
+            }
+        } else {
+            positions.reserveCapacity(runs.count)
+            for (position, run) in runs.enumerated() {
+                guard positions.updateValue(position, forKey: run.client) == nil else { return nil }
+            }
         }
     }
 
     /// The run of `client`'s adjustments, once.
-    mutating func take(_ client: ClientID) -> Range<Int>? { runs.removeValue(forKey: client) }
+    mutating func take(_ client: ClientID) -> Range<Int>? {
+        let found = positions.isEmpty ? runs.firstIndex { $0.client == client } : positions[client]
+        guard let found, let range = runs[found].range else { return nil }
+        runs[found].range = nil
+        return range
+    }
 
     /// Runs not taken, in list order.
-    var remaining: [Range<Int>] { runs.values.sorted { $0.lowerBound < $1.lowerBound } }
+    var remaining: [Range<Int>] { runs.compactMap(\.range) }
 }
