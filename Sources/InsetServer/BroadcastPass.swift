@@ -7,7 +7,7 @@ extension InsetServer {
         // Without messages, finding the few clients with adjustments beats a
         // pass over every client.
         guard !messages.isEmpty else { return adjustments.forEach(send) }
-        var buffers = PassBuffers(messages)
+        var buffers = PassBuffers(messages, keyboardLines: keyboardLines)
         // Each client's adjustments together (the engine lists a pass's by
         // view): one visit per client. Otherwise the lines now, the
         // adjustments one by one, all written at the task's end.
@@ -64,6 +64,7 @@ struct PassBuffers {
     private var shared: [SharedLine]
     /// Clients that get a message of their own instead of one of `messages`.
     private let ownLines: Set<ClientID>
+    private let keyboardLines: KeyboardLines?
     /// The last joined buffer made for each framing, and the adjustment line
     /// it ends with (its `AdjustmentLines` generation; nil: none).
     private var joined: [(framing: SessionFraming, generation: Int?, bytes: ByteBuffer)] = []
@@ -71,10 +72,13 @@ struct PassBuffers {
     /// joined once a second client in a row asks for it.
     private var lastAsked: Int?
 
-    init(_ messages: [BroadcastMessage]) {
+    /// The pass's lines; a keyboard notification's from `keyboardLines` (the
+    /// server's lines of the last notifications) when given.
+    init(_ messages: [BroadcastMessage], keyboardLines: KeyboardLines? = nil) {
         self.messages = messages
-        shared = messages.map { SharedLine($0.message) }
+        shared = messages.map { keyboardLines?.line($0.message) ?? SharedLine($0.message) }
         ownLines = messages.reduce(into: []) { $0.formUnion($1.special.keys) }
+        self.keyboardLines = keyboardLines
     }
 
     func hasOwnLine(_ client: ClientID) -> Bool { !ownLines.isEmpty && ownLines.contains(client) }
@@ -82,7 +86,9 @@ struct PassBuffers {
     /// Line `index` as `connection` gets it.
     mutating func line(_ index: Int, for connection: ClientConnection) -> ByteBuffer {
         if hasOwnLine(connection.id), let own = messages[index].special[connection.id] {
-            return connection.framing.wire(own)
+            guard let keyboardLines else { return connection.framing.wire(own) }
+            var line = keyboardLines.line(own)
+            return line.wire(for: connection.framing)
         }
         return shared[index].wire(for: connection.framing)
     }
