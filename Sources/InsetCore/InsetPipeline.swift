@@ -28,6 +28,8 @@ public struct InsetPipeline: Sendable {
     /// The bridge reported a frame since the screen last changed size: the OSK
     /// as it is laid out on this screen (`measuredOrNil`).
     private var reportedSinceScreenChange = false
+    /// A show that waits for the OSK reaches apps when it is delivered.
+    private var appsHold = AppsNotificationHold()
 
     /// How long a show waits for an OSK bridge's report that the keyboard is on
     /// the screen, when a bridge that measures it is there (and a frame change
@@ -85,7 +87,9 @@ public struct InsetPipeline: Sendable {
     }
 
     public var nextDeadline: Instant? {
-        Instant.earliest(Instant.earliest(policy.nextDeadline, filter.nextDeadline), transition?.endsAt)
+        Instant.earliest(
+            Instant.earliest(policy.nextDeadline, filter.nextDeadline),
+            Instant.earliest(transition?.endsAt, appsHold.deadline))
     }
 
     /// Handles one event at `now`, after firing every deadline due by then. An
@@ -264,8 +268,10 @@ public struct InsetPipeline: Sendable {
     /// end then changes nothing.
     private mutating func applyMidRotation(into out: inout Outputs) {
         guard let transition, let frame = policy.frame else { return }
+        let change = KeyboardFrameChange(frame: frame, screen: policy.screen, animation: transition.animation)
+        for output in appsHold.delivered(change, now: out.now) { out.append(output) }
         var pass = PassAdjustments()
-        pass.collect(engine.apply(KeyboardFrameChange(frame: frame, screen: policy.screen, animation: transition.animation)))
+        pass.collect(engine.apply(change))
         if let scrolled = scrollFocusedField(animation: transition.animation) { pass.collect(scrolled) }
         for adjustment in pass.adjustments { out.append(.adjustment(adjustment)) }
     }
@@ -297,8 +303,10 @@ public struct InsetPipeline: Sendable {
     /// Publishes the policy's notifications and feeds each movement to the filter.
     private mutating func route(_ step: KeyboardPolicy.Step, into out: inout Outputs) {
         for note in step.notifications {
-            out.append(.keyboard(note))
-            guard note.phase.isWill else { continue }
+            guard note.phase.isWill else {
+                for output in appsHold.route(note, showAwaitsBridge: false) { out.append(output) }
+                continue
+            }
             let change = KeyboardFrameChange(
                 frame: note.phase == .willHide ? nil : note.endFrame, screen: policy.screen,
                 animation: note.animation)
@@ -319,6 +327,7 @@ public struct InsetPipeline: Sendable {
             let awaited = frameAwaited && change.frame != nil && !policy.hardwareKeyboardUsable
                 && (note.phase == .willShow || !known || turned)
             let wait = awaited ? (known ? Self.frameReportWait : Self.frameMeasureWait) : nil
+            for output in appsHold.route(note, showAwaitsBridge: awaited) { out.append(output) }
             deliver(filter.submit(change, now: out.now, wait: wait), into: &out)
         }
     }
@@ -345,6 +354,7 @@ public struct InsetPipeline: Sendable {
                 // in one frame, as the keyboard appears.
                 passAnimation = change.animation
                 keyboardApplied = true
+                for output in appsHold.delivered(change, now: out.now) { out.append(output) }
                 pass.collect(engine.apply(change))
             case .scroll(let request):
                 // The view may have gone while the request waited: nothing to scroll.
@@ -373,6 +383,7 @@ public struct InsetPipeline: Sendable {
         while let due = nextDeadline, due <= now {
             out.now = due
             route(policy.advance(to: due), into: &out)
+            for output in appsHold.advance(to: due) { out.append(output) }
             deliver(filter.advance(to: due), into: &out)
             if let transition, transition.endsAt <= due {
                 self.transition = nil

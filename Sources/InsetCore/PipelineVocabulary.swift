@@ -58,12 +58,21 @@ public struct FocusedField: Hashable, Sendable {
 
 /// What the core tells clients.
 public enum PipelineOutput: Hashable, Sendable, CustomStringConvertible {
+    /// To every client.
     case keyboard(KeyboardNotification)
+    /// To OSK bridges only: the policy's decision, which they carry out, while
+    /// apps wait for the OSK on the screen (`AppsNotificationHold`).
+    case bridgeKeyboard(KeyboardNotification)
+    /// To apps: a show the bridges heard of when it was decided, now that the
+    /// keyboard is on the screen.
+    case appsKeyboard(KeyboardNotification)
     case adjustment(ViewAdjustment)
 
     public var description: String {
         switch self {
         case .keyboard(let note): "keyboard \(note)"
+        case .bridgeKeyboard(let note): "bridges: keyboard \(note)"
+        case .appsKeyboard(let note): "apps: keyboard \(note)"
         case .adjustment(let adjustment): "adjust \(adjustment)"
         }
     }

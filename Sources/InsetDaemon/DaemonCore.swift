@@ -111,11 +111,16 @@ final class DaemonCore {
 
     func handle(_ event: CoreEvent) {
         // Decision timeline (`events` topic): the state before the event, for what it changed.
-        let timelineBefore = timeline.isActive ? timelineState(tabletMode: tabletMode, devices: devices.count) : nil
+        // Stamped when the event is taken, before any of its handling: the
+        // pipeline reads its instants after that, so an entry's time is never
+        // later than the deadlines its decisions set (a hold-off's expiry is
+        // at least the hold-off after the attach that started it).
+        let timelineBefore = timeline.isActive ? (state: timelineState(tabletMode: tabletMode, devices: devices.count), at: now) : nil
         defer {
             if let timelineBefore {
                 let after = timelineState(tabletMode: tabletMode, devices: devices.count)
-                timeline.publish(event, before: timelineBefore, after: after, configuration: configuration.pipeline, now: now)
+                timeline.publish(
+                    event, before: timelineBefore.state, after: after, configuration: configuration.pipeline, now: timelineBefore.at)
             }
         }
         defer {

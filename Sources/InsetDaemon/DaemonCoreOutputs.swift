@@ -18,14 +18,21 @@ extension DaemonCore {
         var adjustments: [ViewAdjustment] = []
         for timed in step.outputs {
             switch timed.output {
-            case .keyboard(let note):
+            case .bridgeKeyboard(let note):
+                // The decision the bridges carry out; apps hear it once the OSK is up.
+                for bridge in bridges.sorted(by: { $0.rawValue < $1.rawValue }) {
+                    outbox.send(.keyboard(note, isLocal: false), to: bridge)
+                }
+            case .keyboard(let note), .appsKeyboard(let note):
                 if !adjustments.isEmpty {
                     outbox.broadcast(notifications, then: adjustments)
                     (notifications, adjustments) = ([], [])
                 }
-                // One message for the focus owner, one for everyone else.
+                // One message for the focus owner, one for everyone else; none
+                // for the bridges, of a show they heard of when it was decided.
                 let local = note.focusOwner.map { [$0: DaemonMessage.keyboard(note, isLocal: true)] } ?? [:]
-                notifications.append(BroadcastMessage(.keyboard(note, isLocal: false), replacing: local))
+                let skipped = if case .appsKeyboard = timed.output { bridges } else { Set<ClientID>() }
+                notifications.append(BroadcastMessage(.keyboard(note, isLocal: false), replacing: local, skipping: skipped))
             case .adjustment(let adjustment):
                 // A keyboard change adjusts every view: one allocation, not one per doubling.
                 if adjustments.isEmpty { adjustments.reserveCapacity(step.outputs.count) }

@@ -75,7 +75,8 @@ final class DecisionTimeline {
         }
         for timed in outputs {
             switch timed.output {
-            case .keyboard(let note) where note.phase.isWill:
+            // The decision, whoever hears it when; a held show's delivery to apps is none.
+            case .keyboard(let note) where note.phase.isWill, .bridgeKeyboard(let note) where note.phase.isWill:
                 let presentation = presentation(of: note, configuration: configuration.policy)
                 decisions.append((.keyboard(presentation, phase: note.phase, frame: note.endFrame), isTick ? holdOff : cause))
             case .adjustment(let adjustment):

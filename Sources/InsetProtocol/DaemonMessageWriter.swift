@@ -27,10 +27,11 @@ extension DaemonMessage {
     }
 
     /// Who a keyboard notification's line is written for: a client (with its
-    /// `isLocal`), or a trace's output stream (the instant and the focus owner).
+    /// `isLocal`), or a trace's output stream (the instant, the focus owner,
+    /// and `to`: "bridges" or "apps" where only they hear it).
     enum KeyboardAddressee {
         case recipient(isLocal: Bool)
-        case trace(at: Instant, focusOwner: ClientID?)
+        case trace(at: Instant, focusOwner: ClientID?, to: String?)
     }
 
     /// The keyboard notification's line.
@@ -43,10 +44,11 @@ extension DaemonMessage {
             case .recipient(let isLocal):
                 $0.field("isLocal", isLocal)
                 $0.field("phase", note.phase.rawValue)
-            case .trace(let at, let focusOwner):
+            case .trace(let at, let focusOwner, let to):
                 if let focusOwner { $0.field("focusOwner", focusOwner.rawValue) }
                 $0.field("phase", note.phase.rawValue)
                 $0.field("t", Int(at.nanoseconds))
+                if let to { $0.field("to", to) }
             }
             $0.field("type", "keyboard")
         }
@@ -76,7 +78,9 @@ extension DaemonMessage {
     /// `isLocal`, an adjustment's `client`.
     public static func traceLine(_ output: PipelineOutput, at: Instant) -> [UInt8] {
         switch output {
-        case .keyboard(let note): keyboardLine(note, addressee: .trace(at: at, focusOwner: note.focusOwner))
+        case .keyboard(let note): keyboardLine(note, addressee: .trace(at: at, focusOwner: note.focusOwner, to: nil))
+        case .bridgeKeyboard(let note): keyboardLine(note, addressee: .trace(at: at, focusOwner: note.focusOwner, to: "bridges"))
+        case .appsKeyboard(let note): keyboardLine(note, addressee: .trace(at: at, focusOwner: note.focusOwner, to: "apps"))
         case .adjustment(let adjustment): adjustmentLine(view: adjustment.view.name, adjustment, traced: at)
         }
     }

@@ -44,7 +44,7 @@ extension InsetServer {
     }
 
     private func sendLines(_ buffers: inout PassBuffers, to connection: ClientConnection, inPass: Bool) {
-        for index in buffers.messages.indices {
+        for index in buffers.messages.indices where !buffers.messages[index].skipped.contains(connection.id) {
             let bytes = buffers.line(index, for: connection)
             if inPass { connection.sendInPass(framed: bytes) } else { connection.send(framed: bytes) }
         }
@@ -62,7 +62,7 @@ extension InsetServer {
 struct PassBuffers {
     let messages: [BroadcastMessage]
     private var shared: [SharedLine]
-    /// Clients that get a message of their own instead of one of `messages`.
+    /// Clients that get a message of their own instead of one of `messages`, or none.
     private let ownLines: Set<ClientID>
     private let keyboardLines: KeyboardLines?
     /// The last joined buffer made for each framing, and the adjustment line
@@ -77,7 +77,10 @@ struct PassBuffers {
     init(_ messages: [BroadcastMessage], keyboardLines: KeyboardLines? = nil) {
         self.messages = messages
         shared = messages.map { keyboardLines?.line($0.message) ?? SharedLine($0.message) }
-        ownLines = messages.reduce(into: []) { $0.formUnion($1.special.keys) }
+        ownLines = messages.reduce(into: []) {
+            $0.formUnion($1.special.keys)
+            $0.formUnion($1.skipped)
+        }
         self.keyboardLines = keyboardLines
     }
 

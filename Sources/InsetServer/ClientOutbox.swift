@@ -36,15 +36,20 @@ extension ClientOutbox {
     }
 }
 
-/// One message of a broadcast: what every client that said hello gets, and
-/// the clients that get a message of their own instead.
+/// One message of a broadcast: what every client that said hello gets, the
+/// clients that get a message of their own instead, and those that get none
+/// (OSK bridges, for a show they heard of when it was decided).
 package struct BroadcastMessage: Sendable {
     package var message: DaemonMessage
     package var special: [ClientID: DaemonMessage]
+    package var skipped: Set<ClientID>
 
-    package init(_ message: DaemonMessage, replacing special: [ClientID: DaemonMessage] = [:]) {
+    package init(
+        _ message: DaemonMessage, replacing special: [ClientID: DaemonMessage] = [:], skipping skipped: Set<ClientID> = []
+    ) {
         self.message = message
         self.special = special
+        self.skipped = skipped
     }
 }
 
