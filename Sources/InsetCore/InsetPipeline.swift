@@ -87,7 +87,9 @@ public struct InsetPipeline: Sendable {
     }
 
     public var nextDeadline: Instant? {
-        [policy.nextDeadline, filter.nextDeadline, transition?.endsAt, appsHold.deadline].compactMap { $0 }.min()
+        Instant.earliest(
+            Instant.earliest(policy.nextDeadline, filter.nextDeadline),
+            Instant.earliest(transition?.endsAt, appsHold.deadline))
     }
 
     /// Handles one event at `now`, after firing every deadline due by then. An

@@ -131,10 +131,8 @@ public struct KeyboardPolicy: Sendable {
 
     /// The earliest time `advance(to:)` has work to do.
     public var nextDeadline: Instant? {
-        var deadlines: [Instant] = []
-        if case .holding(_, let until) = hardware { deadlines.append(until) }
-        if let pending = pendingCompletion { deadlines.append(pending.at) }
-        return deadlines.min()
+        let holdOff: Instant? = if case .holding(_, let until) = hardware { until } else { nil }
+        return Instant.earliest(holdOff, pendingCompletion?.at)
     }
 
     public mutating func handle(_ input: Input, now: Instant) -> Step {

@@ -26,6 +26,15 @@ public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConv
     }
 
     public var description: String { formatMilliseconds(nanoseconds) }
+
+    /// The earlier of two optional deadlines (nil: none). A step asks for its
+    /// next deadline on every event; an array of them to take the `min` of
+    /// was an allocation per event on the hotkey's path.
+    public static func earliest(_ a: Instant?, _ b: Instant?) -> Instant? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return b < a ? b : a
+    }
 }
 
 extension Duration {

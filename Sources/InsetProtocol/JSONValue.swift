@@ -139,7 +139,9 @@ public enum JSONValue: Hashable, Sendable {
                 buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            output.append(contentsOf: buffer[index...])
+            // As a raw buffer, not a slice: a slice's elements are copied one
+            // by one, a buffer's at once (a line has some twenty numbers).
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
         }
     }
 

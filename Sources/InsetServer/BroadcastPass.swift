@@ -7,7 +7,7 @@ extension InsetServer {
         // Without messages, finding the few clients with adjustments beats a
         // pass over every client.
         guard !messages.isEmpty else { return adjustments.forEach(send) }
-        var buffers = PassBuffers(messages)
+        var buffers = PassBuffers(messages, keyboardLines: keyboardLines)
         // Each client's adjustments together (the engine lists a pass's by
         // view): one visit per client. Otherwise the lines now, the
         // adjustments one by one, all written at the task's end.
@@ -64,6 +64,7 @@ struct PassBuffers {
     private var shared: [SharedLine]
     /// Clients that get a message of their own instead of one of `messages`, or none.
     private let ownLines: Set<ClientID>
+    private let keyboardLines: KeyboardLines?
     /// The last joined buffer made for each framing, and the adjustment line
     /// it ends with (its `AdjustmentLines` generation; nil: none).
     private var joined: [(framing: SessionFraming, generation: Int?, bytes: ByteBuffer)] = []
@@ -71,13 +72,16 @@ struct PassBuffers {
     /// joined once a second client in a row asks for it.
     private var lastAsked: Int?
 
-    init(_ messages: [BroadcastMessage]) {
+    /// The pass's lines; a keyboard notification's from `keyboardLines` (the
+    /// server's lines of the last notifications) when given.
+    init(_ messages: [BroadcastMessage], keyboardLines: KeyboardLines? = nil) {
         self.messages = messages
-        shared = messages.map { SharedLine($0.message) }
+        shared = messages.map { keyboardLines?.line($0.message) ?? SharedLine($0.message) }
         ownLines = messages.reduce(into: []) {
             $0.formUnion($1.special.keys)
             $0.formUnion($1.skipped)
         }
+        self.keyboardLines = keyboardLines
     }
 
     func hasOwnLine(_ client: ClientID) -> Bool { !ownLines.isEmpty && ownLines.contains(client) }
@@ -85,7 +89,9 @@ struct PassBuffers {
     /// Line `index` as `connection` gets it.
     mutating func line(_ index: Int, for connection: ClientConnection) -> ByteBuffer {
         if hasOwnLine(connection.id), let own = messages[index].special[connection.id] {
-            return connection.framing.wire(own)
+            guard let keyboardLines else { return connection.framing.wire(own) }
+            var line = keyboardLines.line(own)
+            return line.wire(for: connection.framing)
         }
         return shared[index].wire(for: connection.framing)
     }
@@ -119,24 +125,47 @@ struct PassBuffers {
 /// Where each client's adjustments are in a pass's list: the engine lists a
 /// pass's adjustments by view, so each client's come together. Nil when a
 /// client's are not together (the broadcast then sends them one by one).
+///
+/// The runs are kept in list order and, for a few clients, found by a linear
+/// search: a hotkey's change for one or two clients then builds no dictionary
+/// (a `Dictionary` with its `ClientID` strings hashed was a fifth of the
+/// broadcast's time on P1's path). Past `linearLimit` runs a dictionary finds them.
 struct AdjustmentRuns {
-    private var runs: [ClientID: Range<Int>]
+    /// Each client's run in list order; nil once taken.
+    private var runs: [(client: ClientID, range: Range<Int>?)] = []
+    /// Where each client's run is in `runs`; empty up to `linearLimit` runs.
+    private var positions: [ClientID: Int] = [:]
+    static let linearLimit = 8
 
     init?(_ adjustments: [ViewAdjustment]) {
-        runs = Dictionary(minimumCapacity: adjustments.count)
         var index = adjustments.startIndex
         while index < adjustments.endIndex {
             let client = adjustments[index].view.client
             var end = index + 1
             while end < adjustments.endIndex, adjustments[end].view.client == client { end += 1 }
-            guard runs.updateValue(index..<end, forKey: client) == nil else { return nil }
+            runs.append((client, index..<end))
             index = end
+        }
+        if runs.count <= Self.linearLimit {
+            for later in runs.indices.dropFirst() where runs[..<later].contains(where: { $0.client == runs[later].client }) {
+                return nil
+            }
+        } else {
+            positions.reserveCapacity(runs.count)
+            for (position, run) in runs.enumerated() {
+                guard positions.updateValue(position, forKey: run.client) == nil else { return nil }
+            }
         }
     }
 
     /// The run of `client`'s adjustments, once.
-    mutating func take(_ client: ClientID) -> Range<Int>? { runs.removeValue(forKey: client) }
+    mutating func take(_ client: ClientID) -> Range<Int>? {
+        let found = positions.isEmpty ? runs.firstIndex { $0.client == client } : positions[client]
+        guard let found, let range = runs[found].range else { return nil }
+        runs[found].range = nil
+        return range
+    }
 
     /// Runs not taken, in list order.
-    var remaining: [Range<Int>] { runs.values.sorted { $0.lowerBound < $1.lowerBound } }
+    var remaining: [Range<Int>] { runs.compactMap(\.range) }
 }

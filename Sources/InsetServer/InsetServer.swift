@@ -63,6 +63,7 @@ package final class InsetServer: Service, Sendable {
     let group: any EventLoopGroup
     let registry = ClientRegistry()
     let adjustmentLines = AdjustmentLines()
+    let keyboardLines = KeyboardLines()
     private let nextClient = NIOLockedValueBox(1)
     /// One per event loop its clients are served on.
     private let pendingFlushes = NIOLockedValueBox([ObjectIdentifier: PendingFlushes]())

@@ -58,6 +58,30 @@ import Testing
         #expect(Array(again.readableBytesView) == Self.line())
     }
 
+    /// A keyboard shown and hidden in turn over one view: its two adjustments
+    /// are both kept, each sent again as the bytes first encoded, with the
+    /// number it was given then.
+    @Test func twoAdjustmentsInTurnAreEachEncodedOnce() {
+        let lines = AdjustmentLines()
+        let shown = lines.encoded(view: "signup", Self.adjustment(client: "c1", offset: 256), for: .lines)
+        let hidden = lines.encoded(view: "signup", Self.adjustment(client: "c1", offset: 0), for: .lines)
+        let shownAgain = lines.encoded(view: "signup", Self.adjustment(client: "c2", offset: 256), for: .lines)
+        let hiddenAgain = lines.encoded(view: "signup", Self.adjustment(client: "c1", offset: 0), for: .lines)
+        #expect(Array(shownAgain.bytes.readableBytesView) == Self.line(offset: 256))
+        #expect(Array(hiddenAgain.bytes.readableBytesView) == Self.line(offset: 0))
+        #expect(shownAgain.generation == shown.generation)
+        #expect(hiddenAgain.generation == hidden.generation)
+        #expect(shown.generation != hidden.generation)
+        shown.bytes.withUnsafeReadableBytes { a in
+            shownAgain.bytes.withUnsafeReadableBytes { b in #expect(a.baseAddress == b.baseAddress) }
+        }
+        // A third line pushes out the oldest (the shown one): encoded afresh, a new number.
+        _ = lines.encoded(view: "signup", Self.adjustment(client: "c1", offset: 100), for: .lines)
+        let shownThird = lines.encoded(view: "signup", Self.adjustment(client: "c1", offset: 256), for: .lines)
+        #expect(Array(shownThird.bytes.readableBytesView) == Self.line(offset: 256))
+        #expect(shownThird.generation > shown.generation)
+    }
+
     @Test func eachLineEqualsTheMessagesOwnEncoding() {
         let lines = AdjustmentLines()
         for (client, offset) in [("c1", 0.0), ("c2", 0), ("c3", 12.5), ("c4", 12.5), ("c5", -0.0)] {

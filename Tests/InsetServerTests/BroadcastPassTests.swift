@@ -142,6 +142,9 @@ import Testing
         ([], []),
         // c1's apart: no runs (the pass sends them one by one).
         (["c1", "c2", "c1"], nil),
+        // Past `linearLimit` runs (ten clients), found through a dictionary: the same.
+        (["c1", "c1"] + (2...10).map { "c\($0)" }, [0..<2] + (2...10).map { $0..<($0 + 1) }),
+        ((1...10).map { "c\($0)" } + ["c1"], nil),
     ] as [([String], [Range<Int>]?)])
     func eachClientsAdjustmentsAreOneRun(clients: [String], expected: [Range<Int>]?) {
         guard let runs = AdjustmentRuns(Self.adjustments(clients)) else {
