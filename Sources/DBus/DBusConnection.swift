@@ -112,12 +112,20 @@ package final class DBusConnection {
     package func callReturningBool(
         _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusArgument] = []
     ) throws(DBusError) -> Bool {
+        try callReadingInt32(destination, path, interface, member, arguments, csdbus_read_bool) != 0
+    }
+
+    /// Calls a method and reads its reply's one 32-bit value with `read`.
+    private func callReadingInt32(
+        _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusArgument],
+        _ read: (OpaquePointer?, UnsafeMutablePointer<Int32>?) -> Int32
+    ) throws(DBusError) -> Int32 {
         let reply = try callForReply(destination, path, interface, member, arguments)
         defer { sd_bus_message_unref(reply) }
         var value: Int32 = 0
-        let r = csdbus_read_bool(reply, &value)
+        let r = read(reply, &value)
         guard r > 0 else { throw DBusError("read the reply of \(interface).\(member)", errno: r < 0 ? -r : EBADMSG) }
-        return value != 0
+        return value
     }
 
     /// Whether anyone owns `name` on this bus.
@@ -188,12 +196,7 @@ package final class DBusConnection {
     package func callReturningInt32(
         _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusArgument] = []
     ) throws(DBusError) -> Int32 {
-        let reply = try callForReply(destination, path, interface, member, arguments)
-        defer { sd_bus_message_unref(reply) }
-        var value: Int32 = 0
-        let r = csdbus_read_int32(reply, &value)
-        guard r > 0 else { throw DBusError("read the reply of \(interface).\(member)", errno: r < 0 ? -r : EBADMSG) }
-        return value
+        try callReadingInt32(destination, path, interface, member, arguments, csdbus_read_int32)
     }
 
     /// Calls a method whose reply is one string.

@@ -12,14 +12,19 @@ extension DaemonCoreRoutingTests {
     /// The default 1280x800 screen's landscape keyboard (docs/insetd.yaml.5: 209).
     static let landscapeKeyboard = Rect(x: 0, y: 591, width: 1280, height: 209)
 
+    /// An app whose form has a field focused (the keyboard up) and a bridge, both joined.
+    func appFocusedBesideABridge() -> (app: ClientID, bridge: ClientID) {
+        join(a)
+        join(b)
+        request(a, .register(Self.view))
+        request(a, .focus(view: "form", field: Rect(x: 0, y: 100, width: 400, height: 40)))
+        settle()
+        return (a, b)
+    }
+
     @Test(arguments: [(280, true), (999, true), (1000, false), (1500, false)])
     func anOSKsOwnHideRightAfterAFocusReportKeepsTheKeyboard(afterMs: Int64, kept: Bool) throws {
-        let app = a, bridge = b
-        join(app)
-        join(bridge)
-        request(app, .register(Self.view))
-        request(app, .focus(view: "form", field: Rect(x: 0, y: 100, width: 400, height: 40)))
-        settle()
+        let (app, bridge) = appFocusedBesideABridge()
         // The focus moves to another field with the keyboard up.
         clock.now = Instant.zero + .seconds(5)
         let focusedAt = clock.now

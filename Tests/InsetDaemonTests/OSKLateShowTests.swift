@@ -12,12 +12,7 @@ import Testing
 extension DaemonCoreRoutingTests {
     @Test(arguments: [(true, 1000, true), (false, 1000, false), (false, 4999, false), (false, 5000, true)])
     func aShowAfterTheBridgeGaveUpStaysOnlyForAFocusedField(focused: Bool, afterMs: Int64, kept: Bool) throws {
-        let app = a, bridge = b
-        join(app)
-        join(bridge)
-        request(app, .register(Self.view))
-        request(app, .focus(view: "form", field: Rect(x: 0, y: 100, width: 400, height: 40)))
-        settle()
+        let (app, bridge) = appFocusedBesideABridge()
         // Four asks, no show: the problem, then the hide.
         clock.now = Instant.zero + .seconds(2)
         let gaveUpAt = clock.now
@@ -49,12 +44,7 @@ extension DaemonCoreRoutingTests {
     /// the user's hide (no problem reported) leaves the OSK's next show the
     /// user's, kept with nothing focused.
     @Test func theUsersHideIsNoShowGivenUp() throws {
-        let app = a, bridge = b
-        join(app)
-        join(bridge)
-        request(app, .register(Self.view))
-        request(app, .focus(view: "form", field: Rect(x: 0, y: 100, width: 400, height: 40)))
-        settle()
+        let (app, bridge) = appFocusedBesideABridge()
         clock.now = Instant.zero + .seconds(2)
         request(bridge, .oskVisibility(bridge: "kwin", visible: false))
         settle()

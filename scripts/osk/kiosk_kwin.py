@@ -93,23 +93,28 @@ class KWin:
         frame = self.maliit_frame()
         return (frame[3] if frame else None) if visible else 0
 
+    SCRIPTING = ["busctl", "--user", "call", "org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting"]
+
     def script(self, text, keep=False):
         """Runs a KWin script (its print() lines land in the log); unloaded
-        at once unless `keep` (then it lives with the session's KWin)."""
+        at once unless `keep` (then it lives with the session's KWin, or
+        until `unload`)."""
         self.seq += 1
         name = f"kiosktest{self.seq}"
         path = os.path.join(self.session.dir, f"{name}.js")
         with open(path, "w") as f:
             f.write(text.replace("__SEQ__", str(self.seq)))
         os.chmod(path, 0o644)
-        base = ["busctl", "--user", "call", "org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting"]
-        self.session.run(*base, "loadScript", "ss", path, name)
-        self.session.run(*base, "start")
+        self.session.run(*self.SCRIPTING, "loadScript", "ss", path, name)
+        self.session.run(*self.SCRIPTING, "start")
         if not keep:
             time.sleep(0.2)
-            self.session.run(*base, "unloadScript", "s", name)
-            os.unlink(path)
+            self.unload(name)
         return name
+
+    def unload(self, name):
+        self.session.run(*self.SCRIPTING, "unloadScript", "s", name)
+        os.unlink(os.path.join(self.session.dir, f"{name}.js"))
 
     def watch_geometry(self):
         """From now on every window's frame change is in the log (`track`)."""
@@ -128,15 +133,7 @@ class KWin:
 
     def windows(self):
         """Every window KWin manages, from a script's print() in its log."""
-        self.seq += 1
-        name = f"kiosktest{self.seq}"
-        path = os.path.join(self.session.dir, f"{name}.js")
-        with open(path, "w") as f:
-            f.write(WINDOWS_JS.replace("__SEQ__", str(self.seq)))
-        os.chmod(path, 0o644)
-        base = ["busctl", "--user", "call", "org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting"]
-        self.session.run(*base, "loadScript", "ss", path, name)
-        self.session.run(*base, "start")
+        name = self.script(WINDOWS_JS, keep=True)
         marker = f"KIOSKTEST-WINDOWS {self.seq} ".encode()
         answer = None
         deadline = time.time() + 2
@@ -147,8 +144,7 @@ class KWin:
                         answer = json.loads(line.split(marker, 1)[1])
             if answer is None:
                 time.sleep(0.02)
-        self.session.run(*base, "unloadScript", "s", name)
-        os.unlink(path)
+        self.unload(name)
         return answer
 
     def window_rect(self):
