@@ -31,6 +31,13 @@ struct AppsNotificationHold: Hashable, Sendable {
 
     private var state = State.idle
 
+    /// The keyboard as apps were last told, where the policy decided
+    /// `decided`: none while a show is held, the frame before a held change.
+    func toldApps(decided: Rect?) -> Rect? {
+        guard case .held(let held) = state else { return decided }
+        return held.phase == .willShow ? nil : held.beginFrame
+    }
+
     /// When the apps' `didShow` or `didChangeFrame` is due.
     var deadline: Instant? {
         if case .delivered(_, let at?) = state { at } else { nil }

@@ -71,6 +71,11 @@ public struct InsetPipeline: Sendable {
     /// The view whose text field has focus.
     public var focusedView: ViewID? { focus?.view }
 
+    /// The keyboard as apps were last told (`policy.frame` is the one
+    /// decided): none while a show waits for the OSK, the frame before a
+    /// change that waits. A client that joins then is told this one.
+    public var keyboardToldApps: Rect? { appsHold.toldApps(decided: policy.frame) }
+
     /// `rememberedFrames`: the real keyboard's frame per screen size, as OSK
     /// bridges reported it in an earlier run (a first show publishes it, not
     /// the configured guess).

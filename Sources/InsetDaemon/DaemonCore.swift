@@ -194,7 +194,11 @@ final class DaemonCore {
     private func handle(_ event: ServerEvent) {
         switch event {
         case .joined(let client, let version, let id):
-            outbox.send(.welcome(version: version, client: client.rawValue, state: snapshot, id: id), to: client)
+            // The keyboard as apps were told it: a show still waiting for the
+            // OSK is not on the screen yet (`status` says the decision).
+            var state = snapshot
+            state.keyboard = pipeline.keyboardToldApps.map(WireRect.init)
+            outbox.send(.welcome(version: version, client: client.rawValue, state: state, id: id), to: client)
         case .left(let id):
             if focused?.client == id { focused = nil }
             windowClientLeft(id)

@@ -58,3 +58,40 @@ extension DaemonCoreRoutingTests {
         #expect(appPhases == [.willShow, .didShow])
     }
 }
+
+/// A client that joins while a show waits for the OSK bridge's confirmation
+/// is welcomed with the keyboard as apps were told it: none yet, as nothing
+/// is on the screen; once the bridge confirms, the keyboard. `status` says
+/// the decision all along.
+extension DaemonCoreRoutingTests {
+    @Test func aClientWelcomedWhileAShowWaitsForTheOSKSeesNoKeyboardYet() throws {
+        let (app, bridge) = (a, b)
+        join(app)
+        join(bridge)
+        request(bridge, .oskFrame(bridge: "squeekboard", frame: nil))
+        request(app, .register(Self.view))
+        request(app, .focus(view: "form", field: Rect(x: 0, y: 100, width: 400, height: 40)))
+        join(ClientID("c3"))
+        guard case .welcome(_, _, let waiting, _)? = try outbox.take(ClientID("c3")).first else {
+            Issue.record("no welcome")
+            return
+        }
+        #expect(waiting.keyboard == nil)
+        request(ClientID("c3"), .status, id: .number(1))
+        guard case .status(_, let decided, _, _)? = try outbox.take(ClientID("c3")).first else {
+            Issue.record("no status")
+            return
+        }
+        // The configured 1280x800 landscape keyboard, 209 high (docs/insetd.yaml.5).
+        #expect(decided.keyboard == WireRect(Self.landscapeKeyboard))
+        // The bridge measures squeekboard 1280 wide and 180 high: the show is on the screen.
+        let real = Rect(x: 0, y: 620, width: 1280, height: 180)
+        request(bridge, .oskFrame(bridge: "squeekboard", frame: real))
+        join(ClientID("c4"))
+        guard case .welcome(_, _, let shown, _)? = try outbox.take(ClientID("c4")).first else {
+            Issue.record("no welcome")
+            return
+        }
+        #expect(shown.keyboard == WireRect(real))
+    }
+}
