@@ -23,7 +23,7 @@ struct AppsNotificationHold: Hashable, Sendable {
         /// Apps heard the held change, and its `did` note (due at `at`,
         /// nil once sent): the policy's notes that close the show are the
         /// bridges' only, up to the next change.
-        case delivered(didShow: KeyboardNotification, at: Instant?)
+        case delivered(did: KeyboardNotification, at: Instant?)
         /// The held show was hidden before apps heard of it: its `didHide`
         /// is the bridges' only.
         case hiddenUnheard
@@ -43,11 +43,11 @@ struct AppsNotificationHold: Hashable, Sendable {
         if case .delivered(_, let at?) = state { at } else { nil }
     }
 
-    /// A policy notification, and whether its show waits for a bridge.
-    mutating func route(_ note: KeyboardNotification, showAwaitsBridge: Bool) -> [PipelineOutput] {
+    /// A policy notification, and whether its show or frame change waits for a bridge.
+    mutating func route(_ note: KeyboardNotification, awaitsBridge: Bool) -> [PipelineOutput] {
         switch state {
         case .idle:
-            guard note.phase == .willShow || note.phase == .willChangeFrame, showAwaitsBridge else { return [.keyboard(note)] }
+            guard note.phase == .willShow || note.phase == .willChangeFrame, awaitsBridge else { return [.keyboard(note)] }
             state = .held(note)
             return [.bridgeKeyboard(note)]
         case .held(var held):
@@ -64,15 +64,15 @@ struct AppsNotificationHold: Hashable, Sendable {
                 state = .held(held)
             }
             return [.bridgeKeyboard(note)]
-        case .delivered(let didShow, let due):
+        case .delivered(let did, let due):
             // The policy closing the show apps heard late: theirs closes on its own.
             if !note.phase.isWill { return [.bridgeKeyboard(note)] }
             state = .idle
-            return (due != nil ? [.appsKeyboard(didShow)] : []) + route(note, showAwaitsBridge: showAwaitsBridge)
+            return (due != nil ? [.appsKeyboard(did)] : []) + route(note, awaitsBridge: awaitsBridge)
         case .hiddenUnheard:
             state = .idle
             if note.phase == .didHide { return [.bridgeKeyboard(note)] }
-            return route(note, showAwaitsBridge: showAwaitsBridge)
+            return route(note, awaitsBridge: awaitsBridge)
         }
     }
 
@@ -87,20 +87,20 @@ struct AppsNotificationHold: Hashable, Sendable {
         let begin = isShow ? Rect(origin: Point(x: frame.origin.x, y: held.beginFrame.origin.y), size: frame.size) : held.beginFrame
         let show = KeyboardNotification(
             phase: held.phase, beginFrame: begin, endFrame: frame, animation: change.animation, focusOwner: held.focusOwner)
-        var shown = show
-        shown.phase = isShow ? .didShow : .didChangeFrame
+        var did = show
+        did.phase = isShow ? .didShow : .didChangeFrame
         guard change.animation.duration > .zero else {
-            state = .delivered(didShow: shown, at: nil)
-            return [.appsKeyboard(show), .appsKeyboard(shown)]
+            state = .delivered(did: did, at: nil)
+            return [.appsKeyboard(show), .appsKeyboard(did)]
         }
-        state = .delivered(didShow: shown, at: now + change.animation.duration)
+        state = .delivered(did: did, at: now + change.animation.duration)
         return [.appsKeyboard(show)]
     }
 
     /// The apps' `didShow` or `didChangeFrame`, when due by `now`.
     mutating func advance(to now: Instant) -> [PipelineOutput] {
-        guard case .delivered(let didShow, let at?) = state, at <= now else { return [] }
-        state = .delivered(didShow: didShow, at: nil)
-        return [.appsKeyboard(didShow)]
+        guard case .delivered(let did, let at?) = state, at <= now else { return [] }
+        state = .delivered(did: did, at: nil)
+        return [.appsKeyboard(did)]
     }
 }

@@ -309,7 +309,7 @@ public struct InsetPipeline: Sendable {
     private mutating func route(_ step: KeyboardPolicy.Step, into out: inout Outputs) {
         for note in step.notifications {
             guard note.phase.isWill else {
-                for output in appsHold.route(note, showAwaitsBridge: false) { out.append(output) }
+                for output in appsHold.route(note, awaitsBridge: false) { out.append(output) }
                 continue
             }
             let change = KeyboardFrameChange(
@@ -332,7 +332,7 @@ public struct InsetPipeline: Sendable {
             let awaited = frameAwaited && change.frame != nil && !policy.hardwareKeyboardUsable
                 && (note.phase == .willShow || !known || turned)
             let wait = awaited ? (known ? Self.frameReportWait : Self.frameMeasureWait) : nil
-            for output in appsHold.route(note, showAwaitsBridge: awaited) { out.append(output) }
+            for output in appsHold.route(note, awaitsBridge: awaited) { out.append(output) }
             deliver(filter.submit(change, now: out.now, wait: wait), into: &out)
         }
     }

@@ -42,9 +42,15 @@ extension DaemonCore {
     /// bridge hears it when the focus moves with the keyboard up, and after a
     /// hide of its OSK that insetd did not take.
     func restateShown(_ frame: Rect, to bridge: ClientID) {
-        let shown = KeyboardNotification(
-            phase: .didShow, beginFrame: frame, endFrame: frame, animation: .none, focusOwner: pipeline.policy.focusOwner)
-        outbox.send(.keyboard(shown, isLocal: false), to: bridge)
+        restate(.didShow, frame, to: bridge)
+    }
+
+    /// The keyboard as insetd has it, `phase` (`didShow` or `didHide`) at
+    /// `frame`, to one bridge whose OSK does otherwise.
+    private func restate(_ phase: KeyboardPhase, _ frame: Rect, to bridge: ClientID) {
+        let note = KeyboardNotification(
+            phase: phase, beginFrame: frame, endFrame: frame, animation: .none, focusOwner: pipeline.policy.focusOwner)
+        outbox.send(.keyboard(note, isLocal: false), to: bridge)
     }
 
     /// An OSK that ended shows no keyboard (the pipeline's `oskRunning`); the
@@ -98,8 +104,7 @@ extension DaemonCore {
         }
         logger.info("the OSK showed after its bridge gave up on it, with no field focused: hidden again", metadata: ["bridge": "\(bridge)"])
         let screen = pipeline.policy.screen
-        let gone = Rect(x: 0, y: screen.height, width: screen.width, height: 0)
-        outbox.send(.keyboard(KeyboardNotification(phase: .didHide, beginFrame: gone, endFrame: gone, animation: .none, focusOwner: nil), isLocal: false), to: client)
+        restate(.didHide, Rect(x: 0, y: screen.height, width: screen.width, height: 0), to: client)
         return true
     }
 
