@@ -57,7 +57,8 @@ private func handle(_ line: [UInt8], client: ClientID, pipeline: inout InsetPipe
     do {
         for output in try pipeline.handle(event, now: now).outputs {
             switch output.output {
-            case .keyboard(let note): _ = DaemonMessage.keyboard(note, isLocal: true).line()
+            case .keyboard(let note), .bridgeKeyboard(let note), .appsKeyboard(let note):
+                _ = DaemonMessage.keyboard(note, isLocal: true).line()
             case .adjustment(let adjustment): _ = DaemonMessage.adjustment(view: adjustment.view.name, adjustment).line()
             }
             _ = TraceOutput.line(output)
