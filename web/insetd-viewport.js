@@ -9,6 +9,10 @@ import { inViewport, measureScreen, measureWindow } from "./insetd-geometry.js";
 /// How long a viewport top estimated somewhere new on the same output stays in
 /// doubt (`Viewport.candidates`).
 const DOUBT_MS = 2000;
+/// The same in the first `DOUBT_MS` after a rotation: the top first seen on the
+/// turned output may be one of the out-of-step estimates, so a place it leaves
+/// is doubted only this long before the new one is taken.
+const TURN_DOUBT_MS = 250;
 
 /// The viewport's place on the screen, tracked from frame to frame.
 /// `origin`: the page's own word on the viewport's top-left (`connect`'s
@@ -101,15 +105,16 @@ export class Viewport {
     // A rotation resizes the window on a new output: its first moments (the
     // heights coming in out of step) settle no place to doubt from.
     const rotated = settled && settled.output !== output;
-    if (!settled || rotated || settled.y === measured.y || now < settled.provisionalUntil ||
-        (settled.movedAt !== null && now - settled.movedAt > DOUBT_MS)) {
-      this.settled = { y: measured.y, output, movedAt: null,
+    if (!settled || rotated || settled.y === measured.y ||
+        (settled.movedAt !== null && now - settled.movedAt > settled.doubtMs)) {
+      this.settled = { y: measured.y, output, movedAt: null, doubtMs: DOUBT_MS,
         provisionalUntil: rotated ? now + DOUBT_MS : settled?.provisionalUntil ?? 0 };
       return [measured];
     }
     if (settled.movedAt === null) {
       settled.movedAt = now;
-      this.watchTop(measured.y, now);
+      settled.doubtMs = now < settled.provisionalUntil ? TURN_DOUBT_MS : DOUBT_MS;
+      this.watchTop(measured.y, now, settled.doubtMs);
     }
     return [measured, { ...measured, y: settled.y }];
   }
@@ -117,15 +122,15 @@ export class Viewport {
   /// No event tells of a new outerHeight: while the top is in doubt it is
   /// looked at every 50 ms, and the page follows once it moved again or the
   /// doubt ran out.
-  watchTop(y, since) {
+  watchTop(y, since, doubtMs) {
     clearTimeout(this.doubtTimer);
     this.doubtTimer = setTimeout(() => {
       if (this.settled?.movedAt !== since) return;
       const top = this.measure().y;
-      const expired = performance.now() - since > DOUBT_MS;
+      const expired = performance.now() - since > doubtMs;
       if (top !== y || expired) this.onSettle();
-      if (!expired) this.watchTop(top, since);
-    }, 50);
+      if (!expired) this.watchTop(top, since, doubtMs);
+    }, Math.min(50, doubtMs));
   }
 
   /// The part of `keyboard` (screen coordinates; null: hidden) the viewport

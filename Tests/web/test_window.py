@@ -299,6 +299,46 @@ class ScreenWindowViewport(unittest.TestCase):
         finally:
             self.assertEqual(daemon.stop(), 0)
 
+    def test_heights_out_of_step_soon_after_a_turn_never_pad_a_window_shrunk_away(self):
+        """The first 2 s after a rotation take the top first seen on the
+        turned output as provisional; a place it then leaves is still doubted
+        (for 250 ms), so the out-of-step heights of a resize in that time
+        (sway shrinking the window for the OSK as the user switches to it)
+        pad nothing the settled place does not show."""
+        daemon = Daemon(free_port(), origins=[self.origin])
+        try:
+            # The viewport 56..844 under a 56 px bar; the keyboard 508..844 covers 336 of it.
+            page = self.open(daemon, 788, window=844)
+            page.focus("#f9")
+            page.wait_for_function("() => document.body.style.paddingBottom === '336px'", timeout=5000)
+            page.wait_for_function("() => ![...insetd.views.values()].some((v) => v.animating)", timeout=5000)
+            page.evaluate("""() => { window.paddings = [];
+                window.heights = (inner, outer) => {
+                    Object.defineProperty(window, 'innerHeight', { value: inner, configurable: true });
+                    Object.defineProperty(window, 'outerHeight', { value: outer, configurable: true });
+                    insetd.viewportResized();
+                    paddings.push(document.body.style.paddingBottom);
+                };
+                // The output turned and back within a frame, as the viewport sees it:
+                // its top on the portrait output is provisional from here.
+                const output = (w, h) => { Object.defineProperty(screen, 'width', { value: w, configurable: true });
+                    Object.defineProperty(screen, 'height', { value: h, configurable: true }); };
+                output(844, 390); insetd.viewport.candidates();
+                output(390, 844); insetd.viewport.candidates();
+                // The inner height alone shrunk (the outer still 844): the estimate says
+                // y 392 (392..844, 336 covered), the provisional top 56..508 nothing.
+                heights(452, 844);
+                // Then both: y 56, nothing covered.
+                heights(452, 508); }""")
+            self.assertEqual(page.evaluate("() => paddings"), ["", ""])
+            # An estimate that holds its new place past the shorter doubt is taken.
+            page.evaluate("() => heights(452, 844)")
+            self.assertEqual(page.evaluate("() => document.body.style.paddingBottom"), "")
+            page.wait_for_function("() => document.body.style.paddingBottom === '336px'", timeout=1500)
+            page.close()
+        finally:
+            self.assertEqual(daemon.stop(), 0)
+
     def test_the_compositors_focused_window_places_a_page_that_cannot_know(self):
         """A maximized window under a 32 px top bar (GNOME Shell's): 390x812 at
         y 32, ending at the output's bottom (844). The page takes it to be at

@@ -38,7 +38,7 @@ import os
 import subprocess
 
 from kiosk_session import OUTPUT
-from kiosk_windows import OtherWindow
+from kiosk_windows import OTHER, OtherWindow
 import threading
 import time
 
@@ -133,8 +133,8 @@ class Transitions:
             samples = truth.stop()
         frames = [run.app.frame(f) for f in page.take_frames()]
         # The second window's frames, where the step had one: judged alike.
-        frames += body.frames() if isinstance(body, OtherWindow) else []
-        frames.sort(key=lambda f: f.t)
+        other = body.frames() if isinstance(body, OtherWindow) else []
+        frames = sorted(frames + other, key=lambda f: f.t)
         # The focus moving to another field, or to another window's, is a
         # text-input change, at which squeekboard may drop its show
         # (insetd-osk asks again): its drops there are its own.
@@ -148,7 +148,7 @@ class Transitions:
         if wrong:
             run.fail(name, "frames with more inset than the keyboard on the screen covers: " + "; ".join(wrong))
         if wrong or self.run.args.keep:
-            self.record(name, frames, samples)
+            self.record(name, frames, samples, other, getattr(body, "switches", None))
         self.log(f"  {name}: {len(frames)} frames, {run.judge.judged - judged} judged against {len(samples)} readings "
                  f"of the screen ({run.judge.dropped - dropped} in the OSK's own drops or end){reaction}")
 
@@ -163,13 +163,16 @@ class Transitions:
             return base
         return OUTPUT[0] - (OUTPUT[1] - base)
 
-    def record(self, name, frames, samples):
+    def record(self, name, frames, samples, other=(), switches=None):
         """A step with wrong frames (every step, with --keep) leaves them, and
         the readings of the screen they were judged against, in the run's
-        directory (kept on a failure)."""
+        directory (kept on a failure). Frames of a second window say so
+        (`window`), and the workspace switches are listed with their times."""
         path = os.path.join(self.run.session.dir, f"{self.run.osk}-{self.run.mode}-{name.replace(' ', '-')}.json")
+        others = set(map(id, other))
         with open(path, "w") as f:
-            json.dump({"killed_at": self.killed_at, "frames": [f._asdict() for f in frames],
+            json.dump({"killed_at": self.killed_at, "switches": switches,
+                       "frames": [{**f._asdict(), "window": OTHER if id(f) in others else "a"} for f in frames],
                        "readings": samples}, f, indent=0)
         self.log(f"  {name}: its frames and readings in {path}")
 

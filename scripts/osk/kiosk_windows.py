@@ -16,6 +16,8 @@ What must be true, derived from what the screen shows:
     hide at the text-input change and show again when insetd-osk asks (as
     field to field; measured 240 ms in 1 of about 3 runs on a loaded host).
 """
+import time
+
 OTHER = "b"  # the second window's name in the page server (the first is "a")
 
 
@@ -30,6 +32,7 @@ class OtherWindow:
         self.run = transitions.run
         self.process = None
         self.cleanup = None
+        self.switches = []  # (time, workspace) of each switch, for the step's record
 
     def __call__(self, name):
         run, session = self.run, self.run.session
@@ -66,6 +69,7 @@ class OtherWindow:
         return self.transitions.settled(name, "target", window=window)
 
     def workspace(self, number):
+        self.switches.append((time.time(), number))
         code, out = self.run.session.run("swaymsg", "workspace", number)
         if code != 0:
             raise RuntimeError(f"swaymsg workspace {number}: {out!r}")
