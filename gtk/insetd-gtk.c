@@ -29,6 +29,9 @@ static struct {
 	GtkWidget *window;
 	GdkSurface *surface;
 	gulong layout_id;
+	GdkMonitor *monitor; /* the output the window is on, and its size as last seen */
+	gulong monitor_id;
+	int screen_w, screen_h;
 	int win_w, win_h;
 	int unshrunk_h; /* the window's height while no keyboard was shown */
 	struct insetd_rect sent_window;
@@ -38,6 +41,10 @@ static struct {
 	struct insetd_point origin;
 	gboolean kb_visible;
 	struct insetd_rect kb;
+	/* The output turned since insetd last described the keyboard: that
+	 * keyboard was laid out for the other orientation, and covers nothing
+	 * until insetd's word for this one. */
+	gboolean kb_turned;
 	guint blur_idle, update_idle;
 	unsigned next_view;
 } L;
@@ -57,7 +64,7 @@ static void log_handler(struct insetd *ctx, enum insetd_log_priority priority, c
  * (the configured frame of a first show whose real frame is late). */
 double insetd_gtk_covered(InsetdGtkView *view)
 {
-	if (!L.kb_visible || !L.window || L.win_h <= 0 || L.win_h < L.unshrunk_h)
+	if (!L.kb_visible || L.kb_turned || !L.window || L.win_h <= 0 || L.win_h < L.unshrunk_h)
 		return 0;
 	graphene_rect_t frame;
 	if (!insetd_gtk_view_frame(view, L.window, &frame))
@@ -99,6 +106,7 @@ static void handle(struct insetd_event *event)
 		insetd_event_get_state(event, &state);
 		L.kb_visible = state.keyboard_visible;
 		L.kb = state.keyboard;
+		L.kb_turned = FALSE;
 		clamp_all();
 		break;
 	case INSETD_EVENT_DISCONNECTED:
@@ -112,6 +120,7 @@ static void handle(struct insetd_event *event)
 		enum insetd_keyboard_phase phase = insetd_event_keyboard_get_phase(event);
 		L.kb_visible = phase != INSETD_PHASE_WILL_HIDE && phase != INSETD_PHASE_DID_HIDE;
 		L.kb = insetd_event_keyboard_get_end(event);
+		L.kb_turned = FALSE;
 		clamp_all();
 		break;
 	}
@@ -259,6 +268,55 @@ void insetd_gtk_schedule_update(void)
 		L.update_idle = g_idle_add_full(G_PRIORITY_HIGH_IDLE + 30, send_state, NULL, NULL);
 }
 
+static void check_screen(void);
+
+static void on_monitor_geometry(GObject *monitor, GParamSpec *pspec, gpointer data)
+{
+	(void)monitor, (void)pspec, (void)data;
+	check_screen();
+}
+
+// The output the window is on turned (or the window moved to another): insetd
+// lays the views out anew with the keyboard of that orientation. The output
+// as first seen is the one insetd was configured with. 0.3 s, as insetd.js
+// and the Qt modules say a turn lasts: insetd pins each view through it, so
+// the OSK's report for the turned screen, applied over it, does not pad a
+// window the compositor has not yet resized for it in one step.
+static void check_screen(void)
+{
+	if (!L.surface)
+		return;
+	GdkMonitor *monitor = gdk_display_get_monitor_at_surface(gdk_surface_get_display(L.surface), L.surface);
+	if (monitor != L.monitor) {
+		if (L.monitor) {
+			g_signal_handler_disconnect(L.monitor, L.monitor_id);
+			g_object_remove_weak_pointer(G_OBJECT(L.monitor), (gpointer *)&L.monitor);
+		}
+		L.monitor = monitor;
+		if (monitor) {
+			g_object_add_weak_pointer(G_OBJECT(monitor), (gpointer *)&L.monitor);
+			L.monitor_id = g_signal_connect(monitor, "notify::geometry", G_CALLBACK(on_monitor_geometry), NULL);
+		}
+	}
+	if (!monitor)
+		return;
+	GdkRectangle geometry;
+	gdk_monitor_get_geometry(monitor, &geometry);
+	if (geometry.width <= 0 || geometry.height <= 0 ||
+	    (geometry.width == L.screen_w && geometry.height == L.screen_h))
+		return;
+	gboolean first = L.screen_w == 0;
+	L.screen_w = geometry.width;
+	L.screen_h = geometry.height;
+	if (first || !L.ctx)
+		return;
+	L.kb_turned = TRUE;
+	clamp_all();
+	g_log("insetd-gtk", G_LOG_LEVEL_DEBUG, "screen %dx%d", geometry.width, geometry.height);
+	struct insetd_size turned = {geometry.width, geometry.height};
+	insetd_transition(L.ctx, 0.3, &turned);
+}
+
 // The window's size as the compositor set it (sway shrinks a tiled window
 // for the keyboard's zone): clamped at once, in the frame that shows it.
 static void on_layout(GdkSurface *surface, int width, int height, gpointer data)
@@ -266,9 +324,15 @@ static void on_layout(GdkSurface *surface, int width, int height, gpointer data)
 	(void)surface, (void)data;
 	if (width == L.win_w && height == L.win_h)
 		return;
+	// A turned output first, then the window resized for it.
+	check_screen();
+	// A size that cannot be a shrink for the keyboard is the one to compare
+	// with: any while the keyboard is down; while it is up, a new width (the
+	// output turned: the window is laid out anew) or more height than before.
+	gboolean turned = width != L.win_w;
 	L.win_w = width;
 	L.win_h = height;
-	if (!L.kb_visible)
+	if (!L.kb_visible || turned || height > L.unshrunk_h)
 		L.unshrunk_h = height;
 	clamp_all();
 	insetd_gtk_schedule_update();
@@ -304,6 +368,7 @@ static void track_window(GtkWidget *widget)
 	L.win_w = gdk_surface_get_width(surface);
 	L.win_h = gdk_surface_get_height(surface);
 	L.unshrunk_h = L.kb_visible ? 0 : L.win_h;
+	check_screen();
 }
 
 static void on_view_gone(gpointer data, GObject *container)

@@ -38,6 +38,7 @@ from kiosk_gtk_checks import KEYBOARD, check_settled, check_absent, check_killed
 from kiosk_session import read
 import im_frames as IM
 from osk_surface import ShownHeight, drawn_for
+from im_turn import Turn
 from processes import descendants
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -46,7 +47,7 @@ APP = os.path.join(ROOT, "gtk", "tests", "gtk-app.py")
 # (app: a window the compositor shrinks for the zone; kiosk: full screen).
 # chat:app (GTK's own layout keeps the entry above a shrunk window's keyboard;
 # the module only reports) runs when named.
-DEFAULT_CASES = {"sway": "form:app form:kiosk chat:kiosk adw:app adw:kiosk form:app:wvkbd adw:kiosk:wvkbd hostile",
+DEFAULT_CASES = {"sway": "form:app form:kiosk chat:kiosk adw:app adw:kiosk form:app:wvkbd adw:kiosk:wvkbd hostile turned",
                  "phoc": "form:app adw:app form:kiosk form:app:wvkbd",
                  # GNOME Shell's own keyboard; app: a maximized window under the top bar.
                  "gnome": "form:app adw:app form:kiosk hostile"}
@@ -60,8 +61,9 @@ def parse_cases(text, compositor):
     cases = []
     default_osk = "gnome" if compositor == "gnome" else "squeekboard"
     for word in (text or DEFAULT_CASES[compositor]).split():
-        if word.split(":")[0] == "hostile":  # hostile[:OSK]: full screen, where the padding is the OSK's height
-            cases.append(("hostile", "kiosk", word.split(":")[1] if ":" in word else default_osk))
+        # hostile[:OSK], turned[:OSK] (sway): full screen, where the padding is the OSK's height
+        if word.split(":")[0] in ("hostile", "turned"):
+            cases.append((word.split(":")[0], "kiosk", word.split(":")[1] if ":" in word else default_osk))
             continue
         parts = word.split(":")
         if len(parts) not in (2, 3) or parts[0] not in ("form", "chat", "adw", "notes") or parts[1] not in MODES:
@@ -93,7 +95,8 @@ class Gtk:
         subprocess.run(["make", "-s", "-C", self.root, "gtk-im"], check=True, stdout=subprocess.DEVNULL)
 
     def runs(self, args, session, osk, mode, _socket=None):
-        return [(GtkHostile if layout == "hostile" else GtkCell)(args, session, self, layout, osk, mode)
+        cells = {"hostile": GtkHostile, "turned": GtkTurn}
+        return [cells.get(layout, GtkCell)(args, session, self, layout, osk, mode)
                 for layout, m, o in self.cases if (m, o) == (mode, osk)]
 
     def spawn(self, session, logname, socket, *app_args):
@@ -101,6 +104,8 @@ class Gtk:
         return session.spawn(
             "gtk", "env", "GDK_BACKEND=wayland", f"GTK_PATH={self.root}/.build-gtk",
             f"LD_LIBRARY_PATH={self.root}/.build-libinsetd", f"INSETD_SOCKET={socket}",
+            # GTK_IM_LOG=insetd-gtk: the module's debug lines in the app's log.
+            *([f"G_MESSAGES_DEBUG={os.environ['GTK_IM_LOG']}"] if os.environ.get("GTK_IM_LOG") else []),
             "/usr/bin/python3", APP, *app_args, logname=logname)
 
 
@@ -354,9 +359,31 @@ class GtkHostile(GtkCell):
             self.fail(p)
         if line:
             self.notes.append(line)
-            print(f"kiosk-test:   gtk hostile: {line}", flush=True)
+            print(f"kiosk-test:   {self.label}: {line}", flush=True)
 
     def summary(self):
         verdict = "PASS" if not self.failures else f"FAIL ({len(self.failures)} problems)"
         return (f"{self.session.compositor:5} {self.label:8} {self.osk:11} {self.mode:6} {verdict:22} {self.seconds:.0f} s, "
                 + "; ".join(self.notes))
+
+
+class GtkTurn(GtkHostile):
+    """The output turned to landscape and back under the full-screen form
+    with its bottom entry focused (scripts/osk/im_turn.py, sway): the module
+    tells insetd of the turn, and the entry ends above the keyboard of each
+    orientation, no frame padded beyond it."""
+
+    @property
+    def label(self):
+        return "gtk-turn"
+
+    def run_cell(self):
+        self.log_path = f"{self.session.dir}/gtk-turned-{self.osk}.log"
+        # One focus held 8 s after the keyboard came: the turns happen in it.
+        process = self.start_app(self.app.socket, "form", "--fullscreen", "--cycles", "1", "--period", "8")
+        try:
+            self.wait_steps("focus", 1)
+            failures, seen = Turn(self.session, self.app.socket, self.reading, self.log_path, "gtk")()
+            self.report(([f"turned: {failure}" for failure in failures], f"the screen turned and back: {seen}"))
+        finally:
+            self.session.processes.stop(process)

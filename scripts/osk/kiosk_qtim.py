@@ -35,6 +35,7 @@ import time
 
 import im_frames
 from frame_rule import CellJudge, percentile
+from im_turn import Turn
 from kiosk_session import OUTPUT, insetd_status
 from osk_surface import ShownHeight, drawn_for
 from processes import descendants
@@ -183,7 +184,8 @@ class Checks:
 
     def __init__(self, adapter, args, session, osk, insetd, only_typing=False):
         self.adapter, self.args, self.session, self.osk, self.insetd = adapter, args, session, osk, insetd
-        self.steps = (self.typing,) if only_typing else (self.typing, self.inner, self.module, self.killed, self.absent)
+        self.steps = (self.typing,) if only_typing else (
+            self.typing, self.inner, self.module, self.turned, self.killed, self.absent)
         self.mode, self.app = "checks", Kind("qt-im")
         self.failures, self.latencies, self.drawn, self.passed = [], [], [], []
         self.judge = CellJudge()
@@ -308,6 +310,22 @@ class Checks:
         finally:
             self.session.processes.stop(process)
 
+    def turned(self):
+        """The output turned to landscape and back under the full-screen
+        Widgets form with field16 focused (scripts/osk/im_turn.py): the
+        plugin tells insetd of the turn, and the field ends above the
+        keyboard of each orientation, no frame padded beyond it."""
+        process = self.start("widgets", "--fullscreen", "--hold")
+        try:
+            reading = lambda: im_frames.reading(self.session, self.osk != "squeekboard")  # noqa: E731
+            failures, seen = Turn(self.session, self.adapter.socket, reading, self.log, "qt-im")()
+            for failure in failures:
+                self.fail(f"turned: {failure}")
+            if not failures:
+                self.ok(f"the screen turned and back: {seen}")
+        finally:
+            self.session.processes.stop(process)
+
     def margin(self):
         frames = self.lines("insetd-frame ")
         return json.loads(frames[-1])[2] if frames else None
@@ -361,6 +379,6 @@ class Checks:
     def summary(self):
         verdict = "PASS" if not self.failures else f"FAIL ({len(self.failures)} problems)"
         wanted = "2 checks: typing x2" if len(self.steps) == 1 else \
-            "6 checks: typing x2, through ibus, module app, insetd killed, insetd absent"
+            "7 checks: typing x2, through ibus, module app, turned, insetd killed, insetd absent"
         return (f"{self.session.compositor:5} {self.app.name:10} {self.osk:11} {self.mode:6} {verdict:22} "
                 f"{len(self.passed)} of {wanted}")

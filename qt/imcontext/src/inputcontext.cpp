@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 #include <QGuiApplication>
 #include <QLoggingCategory>
+#include <QScreen>
 #include <QSocketNotifier>
 #include <qpa/qplatforminputcontextfactory_p.h>
 
@@ -229,11 +230,50 @@ void InsetdInputContext::setWindow(QWindow *window)
     // window as it is now is cut before the window's next frame.
     for (auto signal : {&QWindow::xChanged, &QWindow::yChanged, &QWindow::widthChanged, &QWindow::heightChanged})
         connect(window, signal, this, [this] {
+            // A turned output first (its new size may reach Qt after the
+            // window's), then the keyboard over the window as it is now.
+            sendScreen();
             keyboardChanged();
             m_windowTimer.start();
         });
+    connect(window, &QWindow::screenChanged, this, &InsetdInputContext::watchScreen);
+    watchScreen(window->screen());
     keyboardChanged();
     m_windowTimer.start();
+}
+
+void InsetdInputContext::watchScreen(QScreen *screen)
+{
+    disconnect(m_screenWatch);
+    if (screen)
+        m_screenWatch = connect(screen, &QScreen::geometryChanged, this, &InsetdInputContext::sendScreen);
+    sendScreen();
+}
+
+// The output the window is on turned (or the window moved to another): insetd
+// lays the views out anew with the keyboard of that orientation. The output
+// as first seen is the one insetd was configured with. 0.3 s, as the Insetd
+// QML module and insetd.js say a turn lasts: insetd pins each view through
+// it, so the OSK's report for the turned screen, applied over it, does not
+// pad a window the compositor has not yet resized for it in one step.
+void InsetdInputContext::sendScreen()
+{
+    if (!m_window || !m_window->screen())
+        return;
+    const QSize size = m_window->screen()->geometry().size();
+    if (size.isEmpty() || size == m_screen)
+        return;
+    const bool first = m_screen.isEmpty();
+    m_screen = size;
+    if (first || !m_ctx)
+        return;
+    // The keyboard insetd described was laid out for the other orientation:
+    // it covers nothing until insetd's word for this one.
+    m_keyboardTurned = true;
+    keyboardChanged();
+    qCDebug(lcInsetdIm, "screen %dx%d", size.width(), size.height());
+    const insetd_size turned{double(size.width()), double(size.height())};
+    insetd_transition(m_ctx, 0.3, &turned);
 }
 
 // Where the window is on the screen: Qt's word for it; on Wayland no client is
@@ -252,7 +292,7 @@ void InsetdInputContext::sendWindow()
 void InsetdInputContext::keyboardChanged()
 {
     QRectF inWindow;
-    if (m_visible && m_window) {
+    if (m_visible && m_window && !m_keyboardTurned) {
         const QRectF window(m_window->x(), m_window->y(), m_window->width(), m_window->height());
         const QRectF covered = m_screenRect.intersected(window);
         if (!covered.isEmpty())
@@ -288,6 +328,7 @@ void InsetdInputContext::handle(insetd_event *event)
         insetd_event_get_state(event, &state);
         m_visible = state.keyboard_visible;
         m_screenRect = QRectF(state.keyboard.x, state.keyboard.y, state.keyboard.width, state.keyboard.height);
+        m_keyboardTurned = false;
         m_windowTimer.start();
         break;
     }
@@ -305,6 +346,7 @@ void InsetdInputContext::handle(insetd_event *event)
         m_animating = phase == INSETD_PHASE_WILL_SHOW || phase == INSETD_PHASE_WILL_HIDE
             || phase == INSETD_PHASE_WILL_CHANGE_FRAME;
         m_screenRect = QRectF(end.x, end.y, end.width, end.height);
+        m_keyboardTurned = false;
         break;
     }
     case INSETD_EVENT_ADJUSTMENT:

@@ -57,6 +57,8 @@ private:
     void report();
     void setWindow(QWindow *window);
     void sendWindow();
+    void watchScreen(QScreen *screen);
+    void sendScreen();
     void describe(InsetdScroller *scroller);
     void keyboardChanged();
     InsetdScroller *scrollerFor(QObject *field);
@@ -71,10 +73,13 @@ private:
     QPointer<InsetdScroller> m_focused; // the view insetd was told has focus
     QRectF m_lastField;
     QPointer<QWindow> m_window;
+    QMetaObject::Connection m_screenWatch;  // the window's output turning
+    QSize m_screen;                          // that output's size as last seen
     QTimer m_windowTimer;
     QTimer m_reportTimer;
     bool m_visible = false;
     bool m_animating = false;
     QRectF m_screenRect;        // the keyboard on the screen, as insetd says
+    bool m_keyboardTurned = false;  // the output turned since: m_screenRect is the other orientation's
     QRectF m_keyboardInWindow;  // what it covers of the window now
 };
