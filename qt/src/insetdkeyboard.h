@@ -29,6 +29,12 @@ class InsetdKeyboard : public QObject
     Q_PROPERTY(QRectF rectangle READ rectangle NOTIFY changed)
     /// The keyboard's frame on the screen (insetd's screen coordinates).
     Q_PROPERTY(QRectF screenRectangle READ screenRectangle NOTIFY changed)
+    /// The app's window on the screen as insetd measures it: Qt's position,
+    /// or, for a window Wayland does not tell its place, where insetd placed
+    /// it by the compositor's word (an OSK bridge's reading of the focused
+    /// window: KWin's title bar, GNOME Shell's top bar above it). The
+    /// keyboard's `rectangle` is `screenRectangle` seen from here.
+    Q_PROPERTY(QRectF window READ window NOTIFY changed)
     /// The last movement's duration, in milliseconds, and its curve.
     Q_PROPERTY(int animationDuration READ animationDuration NOTIFY changed)
     Q_PROPERTY(QEasingCurve easing READ easing NOTIFY changed)
@@ -45,6 +51,7 @@ public:
     bool visible() const { return m_visible; }
     QRectF rectangle() const;
     QRectF screenRectangle() const { return m_visible ? m_screenRect : QRectF(); }
+    QRectF window() const { return m_window.geometry(); }
     int animationDuration() const { return m_durationMs; }
     QEasingCurve easing() const { return m_easing; }
     bool hardwareKeyboard() const { return m_hardware; }

@@ -67,6 +67,8 @@ TestCase {
         compare(flick.Insetd.bottomInset, 200)
         compare(keyboard.screenRectangle, Qt.rect(0, 500, 800, 300))
         compare(keyboard.rectangle, Qt.rect(0, 400, 400, 200))
+        // Placed where Qt says (not Wayland: insetd has no cause to move it).
+        compare(keyboard.window, Qt.rect(win.x, 100, 400, 600))
         compare(keyboard.animationDuration, 250)
         compare(keyboard.easing.type, Easing.BezierSpline)
         compare(keyboard.hardwareKeyboard, false)

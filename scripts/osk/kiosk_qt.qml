@@ -93,10 +93,9 @@ Window {
         }
     }
 
-    function placedWindow(k) {
-        const s = form.Insetd.keyboard.screenRectangle
-        const known = k.height > 0 && s.height > 0 && k.height === s.height
-        return { x: known ? s.x - k.x : app.x, y: known ? s.y - k.y : app.y, width: app.width, height: app.height }
+    function placedWindow() {
+        const w = form.Insetd.keyboard.window
+        return { x: w.x, y: w.y, width: w.width, height: w.height }
     }
 
     function report() {
@@ -116,9 +115,8 @@ Window {
             viewBottom: v.y + v.height,
             padding: margin, animating: Math.abs(margin - form.Insetd.bottomInset) > 0.5,
             // Where the module measures the window: Qt's word (0,0 on
-            // Wayland), or where insetd placed it by the compositor's word
-            // (the keyboard on the screen less the keyboard in the window).
-            window: placedWindow(k),
+            // Wayland), or where insetd placed it by the compositor's word.
+            window: placedWindow(),
             scrollY: form.contentY, frames: frames, log: []
         }
         frames = []

@@ -101,4 +101,19 @@ class Processes:
                     swept.append(int(entry))
                     self._kill(int(entry), signal.SIGKILL)
             time.sleep(0.1)
+        self.unmount()
         return swept
+
+    def unmount(self):
+        """A FUSE file system a helper mounted in the run's directory (the
+        document portal GTK and Chromium have the session bus start, at
+        xdg/doc) outlives the helper: detached, so the directory can go."""
+        try:
+            with open("/proc/self/mounts") as f:
+                points = [line.split()[1] for line in f]
+        except OSError:
+            return
+        for point in reversed(points):
+            point = point.replace("\\040", " ")
+            if point.startswith(self.directory.rstrip("/") + "/"):
+                subprocess.run(["umount", "-l", point], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
