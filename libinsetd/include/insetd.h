@@ -258,6 +258,19 @@ int insetd_get_fd(struct insetd *ctx);
  * are not failures: they become DISCONNECTED events and retries).
  */
 int insetd_dispatch(struct insetd *ctx);
+/**
+ * Waits, up to @p timeout_ms, until insetd has answered everything sent so
+ * far: a request with an id (`status`) goes after it, and insetd replies in
+ * order, after everything each request caused at once (adjustments, keyboard
+ * notifications). What it read is queued for insetd_get_event(): take it
+ * after this returns (the fd may not be readable again for it). For a
+ * toolkit that wants insetd's answer to a resize in the frame that shows the
+ * new size, with a bound of a few milliseconds. Blocks the caller.
+ * @return 0 when the answer came, -ETIMEDOUT when it did not in time,
+ * -ENOTCONN when not connected (or the connection was lost meanwhile),
+ * -EINVAL for a NULL context or a negative timeout. @since LIBINSETD_1.3
+ */
+int insetd_roundtrip(struct insetd *ctx, int timeout_ms);
 /** The next event, or NULL when none is queued. Free it with
  *  insetd_event_destroy(). */
 struct insetd_event *insetd_get_event(struct insetd *ctx);

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
@@ -17,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #define BACKOFF_MAX_MS 2000
@@ -230,4 +232,61 @@ int insetd_dispatch(struct insetd *ctx)
 	}
 	insetd_unref_1_1(ctx);
 	return 0;
+}
+
+static long long monotonic_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int insetd_roundtrip(struct insetd *ctx, int timeout_ms)
+{
+	if (!ctx || timeout_ms < 0)
+		return -EINVAL;
+	if (ctx->sock < 0 || !ctx->welcomed)
+		return -ENOTCONN;
+	unsigned long long number = ++ctx->roundtrip_sent;
+	char id[64];
+	snprintf(id, sizeof id, ROUNDTRIP_ID "%llu", number);
+	struct json_object *request = json_object_new_object();
+	if (request) {
+		json_object_object_add(request, "type", json_object_new_string("status"));
+		json_object_object_add(request, "id", json_object_new_string(id));
+	}
+	int r = send_object(ctx, request);
+	if (r < 0)
+		return r;
+	long long deadline = monotonic_ms() + timeout_ms;
+	insetd_ref(ctx);
+	int result = -ETIMEDOUT;
+	for (;;) {
+		if (ctx->roundtrip_answered >= number) {
+			result = 0;
+			break;
+		}
+		if (ctx->sock < 0) {
+			result = -ENOTCONN;
+			break;
+		}
+		long long left = deadline - monotonic_ms();
+		if (left <= 0)
+			break;
+		if (ctx->wlen > 0 && (r = flush_out(ctx)) < 0) {
+			disconnect(ctx, strerror(-r));
+			result = -ENOTCONN;
+			break;
+		}
+		struct pollfd fd = {.fd = ctx->sock, .events = POLLIN | (ctx->wlen > 0 ? POLLOUT : 0)};
+		int n = poll(&fd, 1, (int)left);
+		if (n < 0 && errno != EINTR) {
+			result = -errno;
+			break;
+		}
+		if (n > 0 && (fd.revents & (POLLIN | POLLHUP | POLLERR)))
+			read_socket(ctx);
+	}
+	insetd_unref_1_1(ctx);
+	return result;
 }

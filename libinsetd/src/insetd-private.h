@@ -118,11 +118,18 @@ struct insetd {
 	struct insetd_event *head, *tail;
 	size_t queued;
 
+	/* insetd_roundtrip(): the latest request's number, and the latest one
+	 * insetd answered. */
+	unsigned long long roundtrip_sent, roundtrip_answered;
+
 	bool state_valid;
 	struct insetd_state state;
 	/* The strings state points to (owned by the context; NULL: absent). */
 	char *client_id, *osk_problem, *frame_source;
 };
+
+/* The id of insetd_roundtrip()'s requests, before their number. */
+#define ROUNDTRIP_ID "libinsetd-roundtrip-"
 
 /* ------------------------------------------------------------------ */
 /* Validation of what callers pass and insetd sends                     */

@@ -284,13 +284,20 @@ static bool handle_line(struct insetd *ctx, const char *line, size_t len)
 			logf_(ctx, INSETD_LOG_DEBUG, "insetd refused a request: %.64s", code);
 			handle_text_event(ctx, INSETD_EVENT_ERROR, code, text ? text : "");
 		}
+	} else if (strcmp(type, "status") == 0) {
+		/* The reply to insetd_roundtrip()'s request, by its id. */
+		const char *id = get_string(o, "id");
+		unsigned long long n;
+		char tail;
+		if (id && sscanf(id, ROUNDTRIP_ID "%llu%c", &n, &tail) == 1)
+			ctx->roundtrip_answered = n;
 	} else if (strcmp(type, "rotate") == 0) {
 		const char *direction = get_string(o, "direction");
 		ok = direction != NULL;
 		if (ok)
 			handle_text_event(ctx, INSETD_EVENT_ROTATE, direction, NULL);
 	}
-	/* ok, status, devices, device, event, reloaded and later types: ignored */
+	/* ok, devices, device, event, reloaded and later types: ignored */
 	json_object_put(o);
 	return ok;
 }

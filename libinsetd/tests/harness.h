@@ -85,6 +85,7 @@ void test_hello(void);                           /* test-daemon.c: the real inse
 struct insetd *test_focus(void);
 void test_window(void);
 void test_unplaced_window(void);
+void test_roundtrip(void);
 void test_restart(struct insetd *ctx, pid_t *daemon);
 void test_null_contexts(void);                   /* test-api.c: the API's contracts */
 void test_references(void);

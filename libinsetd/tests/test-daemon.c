@@ -181,6 +181,51 @@ void test_unplaced_window(void)
 	printf("ok unplaced window 540x928 placed at 0,32 by the bridge's word: inset 336, offset 12; back at 0,0 when it left\n");
 }
 
+/* insetd_roundtrip(): once it returns 0, what the requests before it caused
+ * at once is queued, with no dispatch. A full-screen view with its field at
+ * 800..844 shown (inset 336, offset 220); the compositor shrinks the window to
+ * end at the keyboard's top (0,0 540x624) and the view with it: the keyboard
+ * covers none of it, so inset 0, and the field's bottom 844 is within 624 of
+ * the offset 220: offset 220, unanimated. */
+void test_roundtrip(void)
+{
+	current_test = "roundtrip";
+	CHECK(insetd_roundtrip(NULL, 10) == -EINVAL, "NULL context");
+	struct insetd *away = insetd_new("/nonexistent/insetd.sock", "c-test-away");
+	CHECK(insetd_roundtrip(away, 10) == -ENOTCONN, "not connected");
+	insetd_unref(away);
+	struct insetd *ctx = connect_ctx(sock_path, "c-test-roundtrip");
+	CHECK(insetd_roundtrip(ctx, -1) == -EINVAL, "negative timeout");
+	struct insetd_view_desc d = full_view(540, 960, 2000);
+	CHECK(insetd_register_view(ctx, "rt", &d) == 0, "register");
+	expect_adjustment(ctx, "rt", 0, 0, 0);
+	CHECK(insetd_focus(ctx, "rt", (struct insetd_rect){16, 800, 300, 44}) == 0, "focus");
+	expect_keyboard(ctx, INSETD_PHASE_WILL_SHOW, 624, 336, true);
+	expect_adjustment(ctx, "rt", 336, 220, 0.25);
+	expect_keyboard(ctx, INSETD_PHASE_DID_SHOW, 624, 336, true);
+	CHECK(insetd_set_window(ctx, (struct insetd_rect){0, 0, 540, 624}) == 0, "shrunk window");
+	d = full_view(540, 624, 2000);
+	d.content_offset.y = 220;
+	CHECK(insetd_update_view(ctx, "rt", &d) == 0, "update");
+	CHECK(insetd_roundtrip(ctx, 3000) == 0, "roundtrip");
+	int adjustments = 0;
+	for (struct insetd_event *e; (e = insetd_get_event(ctx)); insetd_event_destroy(e)) {
+		if (insetd_event_get_type(e) != INSETD_EVENT_ADJUSTMENT || strcmp(insetd_event_get_view(e), "rt") != 0)
+			continue;
+		adjustments++;
+		CHECK_NUM(insetd_event_adjustment_get_additional_bottom_inset(e), 0, "inset after the shrink");
+		CHECK_NUM(insetd_event_adjustment_get_content_offset(e).y, 220, "offset after the shrink");
+		CHECK_NUM(insetd_event_get_duration(e), 0, "duration after the shrink");
+	}
+	CHECK(adjustments == 1, "%d adjustments queued by the roundtrip, want 1", adjustments);
+	/* Nothing sent since: answered at once, nothing more queued. */
+	CHECK(insetd_roundtrip(ctx, 3000) == 0, "second roundtrip");
+	CHECK(insetd_get_event(ctx) == NULL, "an event after a roundtrip with nothing before it");
+	CHECK(insetd_blur(ctx, "rt") == 0, "blur");
+	insetd_unref(ctx);
+	printf("ok roundtrip: the shrink's adjustment (inset 0, offset 220) queued when it returns\n");
+}
+
 void test_restart(struct insetd *ctx, pid_t *daemon)
 {
 	current_test = "restart";

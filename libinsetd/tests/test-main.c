@@ -36,6 +36,7 @@ int main(int argc, char **argv)
 	struct insetd *form = test_focus();
 	test_window();
 	test_unplaced_window();
+	test_roundtrip();
 	test_restart(form, &daemon);
 	stop_child(daemon);
 	printf("test-libinsetd: %d checks passed\n", passed);

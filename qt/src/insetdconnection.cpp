@@ -3,6 +3,7 @@
 #include "insetdconnection.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QSocketNotifier>
 
 #include <insetd.h>
@@ -46,8 +47,30 @@ void InsetdConnection::dispatch()
     if (!m_ctx)
         return;
     insetd_dispatch(m_ctx);
+    deliverQueued();
+}
+
+void InsetdConnection::deliverQueued()
+{
     while (insetd_event *next = insetd_get_event(m_ctx)) {
         emit received(next);
         insetd_event_destroy(next);
     }
+}
+
+// insetd answers in order, after everything a request caused at once: when
+// the roundtrip returns, a resize's adjustment is queued, and handed on now it
+// is in the frame that first shows the new size (Android hands an app the end
+// state before its layout). Bounded: a busy insetd costs the frame at most
+// AnswerWaitMs, and its answer then arrives as usual.
+void InsetdConnection::awaitAnswer()
+{
+    if (!m_ctx || !insetd_is_connected(m_ctx))
+        return;
+    QElapsedTimer waited;
+    waited.start();
+    const int answered = insetd_roundtrip(m_ctx, AnswerWaitMs);
+    qCDebug(lcInsetd, "insetd's answer before the frame: %s after %lld us", answered == 0 ? "in" : "late",
+            (long long)(waited.nsecsElapsed() / 1000));
+    deliverQueued();
 }

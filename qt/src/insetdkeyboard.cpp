@@ -30,6 +30,10 @@ InsetdKeyboard::InsetdKeyboard()
     setParent(QCoreApplication::instance());
     connect(&m_connection, &InsetdConnection::received, this, &InsetdKeyboard::handle);
     connect(&m_window, &InsetdWindow::placeChanged, this, &InsetdKeyboard::changed);
+    connect(&m_window, &InsetdWindow::resizedFrameDue, this, [this] {
+        m_views.describeAll();
+        m_connection.awaitAnswer();
+    });
 }
 
 InsetdKeyboard::~InsetdKeyboard()

@@ -49,6 +49,13 @@ void InsetdViews::describe(const QString &name)
         qCDebug(lcInsetd, "view %s not described: a size out of range", qPrintable(name));
 }
 
+void InsetdViews::describeAll()
+{
+    for (auto view = m_views.cbegin(); view != m_views.cend(); ++view)
+        if (*view && (*view)->follow())
+            describe(view.key());
+}
+
 QString InsetdViews::holding(QQuickItem *item) const
 {
     InsetdAttached *best = nullptr;

@@ -27,6 +27,9 @@ public:
     QString add(InsetdAttached *view);
     void remove(const QString &name);
     void describe(const QString &name);
+    /// Every view as it is laid out now (the window was resized: its answer
+    /// is awaited before the frame).
+    void describeAll();
     /// The name of the innermost followed Flickable holding @p item, or "".
     QString holding(QQuickItem *item) const;
     InsetdAttached *view(const QString &name) const;

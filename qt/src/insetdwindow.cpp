@@ -27,6 +27,12 @@ void InsetdWindow::adopt(QQuickWindow *window)
     connect(window, &QWindow::heightChanged, &m_timer, start);
     connect(window, &QWindow::widthChanged, this, &InsetdWindow::remember);
     connect(window, &QWindow::heightChanged, this, &InsetdWindow::remember);
+    auto resized = [this] { m_resized = true; };
+    connect(window, &QWindow::widthChanged, this, resized);
+    connect(window, &QWindow::heightChanged, this, resized);
+    // On the GUI thread after the frame's polish (the views laid out for the
+    // new size), before its sync: what is applied here is in this frame.
+    connect(window, &QQuickWindow::afterAnimating, this, &InsetdWindow::beforeFrame, Qt::DirectConnection);
     connect(window, &QWindow::screenChanged, this, &InsetdWindow::watchScreen);
     watchScreen(window->screen());
     remember();
@@ -125,4 +131,19 @@ void InsetdWindow::send()
     else
         insetd_set_window(ctx, frame);
     emit placeChanged();
+}
+
+// The compositor resized the window (made room for the keyboard, or took it
+// back), and Qt is about to show the new size: the window and its views go to
+// insetd now, and its answer (the focused field scrolled into the new size)
+// into this frame, not the next one (Android hands an app the end state before
+// its layout). A window moved but not resized waits for the turn's end.
+void InsetdWindow::beforeFrame()
+{
+    if (!m_resized)
+        return;
+    m_resized = false;
+    m_timer.stop();
+    send();
+    emit resizedFrameDue();
 }

@@ -13,8 +13,10 @@ class InsetdConnection;
 
 /// The window insetd measures the module's views in: the first followed
 /// Flickable's. Its place and size on the screen go to insetd whenever they
-/// change, once per turn of the event loop; a new size of the output it is on
-/// is a rotation, which insetd hears as a transition (as from insetd.js).
+/// change, once per turn of the event loop, and a new size before the frame
+/// that first shows it (with insetd's answer in that frame); a new size of the
+/// output it is on is a rotation, which insetd hears as a transition (as from
+/// insetd.js).
 class InsetdWindow : public QObject
 {
     Q_OBJECT
@@ -47,6 +49,11 @@ public:
     bool shrunkForKeyboard() const;
 
 signals:
+    /// The window was resized since its last frame, and the frame that first
+    /// shows the new size is about to be synchronized (after its polish): the
+    /// window's new size was sent, the views' are to be, and insetd's answer
+    /// belongs in this frame.
+    void resizedFrameDue();
     /// Where the keyboard is in the window may have changed: insetd was told
     /// the window's place and size, insetd placed it (`placed`), or the
     /// output it is on turned.
@@ -54,6 +61,7 @@ signals:
 
 private:
     void send();
+    void beforeFrame();
     void remember();
     void watchScreen(QScreen *screen);
     void sendScreen();
@@ -68,6 +76,8 @@ private:
     /// The window's size while the keyboard was down, or since it last
     /// turned (a new width) or grew past it: not shrunk for the keyboard.
     QSizeF m_unshrunk;
+    /// Resized since the window's last frame.
+    bool m_resized = false;
     /// The output's size as last seen (empty: not yet).
     QSize m_screen;
     QMetaObject::Connection m_screenWatch;
