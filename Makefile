@@ -374,7 +374,7 @@ uninstall-gtk-im:
 QT_QML_BUILD = .build-qt
 QT_QMLDIR ?= $(shell qtpaths6 --query QT_INSTALL_QML 2>/dev/null)
 QT_QML_FILES = qmldir insetdqml.qmltypes libinsetdqml.so
-DEB_SOURCES += qt/CMakeLists.txt qt/src qt/tests
+DEB_SOURCES += qt/CMakeLists.txt qt/src qt/tests qt/shared
 DEB_PACKAGES += qml6-module-insetd
 .PHONY: qt-qml install-qt-qml uninstall-qt-qml
 

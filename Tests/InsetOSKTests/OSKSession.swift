@@ -29,6 +29,8 @@ final class OSKSession: @unchecked Sendable {
     var socket: String { "\(dir)/insetd.sock" }
     private var session: SpawnedProcess?
     private(set) var insetd: SpawnedProcess?
+    /// How many insetds this session started (OSK_KEEP numbers their logs).
+    private var insetdStarts = 0
     private var children: [SpawnedProcess] = []
 
     /// With `testbed`, insetd runs inside `insetd-testbed run` (see `startInsetd`).
@@ -111,6 +113,13 @@ final class OSKSession: @unchecked Sendable {
     /// `testbed(_:)` plugs and unplugs devices while it runs.
     func startInsetd(testbed: Bool = false) throws {
         var command = [Self.binaries.appendingPathComponent("insetd").path, "--config", "\(dir)/insetd.yaml", "--socket", socket]
+        // OSK_KEEP: each insetd's log kept whole (the one before a restart
+        // moved aside), at debug level, for a look after a failure.
+        if ProcessInfo.processInfo.environment["OSK_KEEP"] != nil {
+            command += ["--log-level", "debug"]
+            insetdStarts += 1
+            rename("\(dir)/insetd.log", "\(dir)/insetd-\(insetdStarts).log")
+        }
         if testbed {
             unlink(testbedControlFile)
             // The control socket's path is known only inside the run: the command writes it down first.

@@ -22,6 +22,18 @@ PAGE = """<!doctype html><html><head><meta charset="utf-8">
 </script></body></html>"""
 
 
+# heights(inner, outer): the browser reports the window's inner and outer
+# heights as given (out of step, as Chromium on Wayland does) and insetd.js
+# hears the resize; the padding after each goes to `paddings`.
+HEIGHTS = """() => { window.paddings = [];
+    window.heights = (inner, outer) => {
+        Object.defineProperty(window, 'innerHeight', { value: inner, configurable: true });
+        Object.defineProperty(window, 'outerHeight', { value: outer, configurable: true });
+        insetd.viewportResized();
+        paddings.push(document.body.style.paddingBottom);
+    }; }"""
+
+
 def fields():
     return "".join(f'<input id="f{i}">' for i in range(1, 31))
 
@@ -263,13 +275,7 @@ class ScreenWindowViewport(unittest.TestCase):
             page.focus("#f9")
             page.wait_for_function("() => document.body.style.paddingBottom === '336px'", timeout=5000)
             page.wait_for_function("() => ![...insetd.views.values()].some((v) => v.animating)", timeout=5000)
-            page.evaluate("""() => { window.paddings = [];
-                window.heights = (inner, outer) => {
-                    Object.defineProperty(window, 'innerHeight', { value: inner, configurable: true });
-                    Object.defineProperty(window, 'outerHeight', { value: outer, configurable: true });
-                    insetd.viewportResized();
-                    paddings.push(document.body.style.paddingBottom);
-                }; }""")
+            page.evaluate(HEIGHTS)
             # The compositor shrinks the window to end at the keyboard's top
             # (outer 508, viewport 56..508: nothing covered). First the outer
             # height alone: the estimate says y 0 (outer < inner), the viewport
@@ -312,13 +318,8 @@ class ScreenWindowViewport(unittest.TestCase):
             page.focus("#f9")
             page.wait_for_function("() => document.body.style.paddingBottom === '336px'", timeout=5000)
             page.wait_for_function("() => ![...insetd.views.values()].some((v) => v.animating)", timeout=5000)
-            page.evaluate("""() => { window.paddings = [];
-                window.heights = (inner, outer) => {
-                    Object.defineProperty(window, 'innerHeight', { value: inner, configurable: true });
-                    Object.defineProperty(window, 'outerHeight', { value: outer, configurable: true });
-                    insetd.viewportResized();
-                    paddings.push(document.body.style.paddingBottom);
-                };
+            page.evaluate(HEIGHTS)
+            page.evaluate("""() => {
                 // The output turned and back within a frame, as the viewport sees it:
                 // its top on the portrait output is provisional from here.
                 const output = (w, h) => { Object.defineProperty(screen, 'width', { value: w, configurable: true });

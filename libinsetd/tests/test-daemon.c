@@ -57,21 +57,27 @@ void test_hello(void)
 
 /* Register + focus -> keyboard + adjustment; blur -> restored. Returns the
  * context, with "form" registered, for the restart test. */
+/* A full-screen 540x960 view (content 2000) registered, and a field at
+ * content y 800..844 focused. The keyboard covers 624..960 of the view:
+ * inset 336; the field's bottom must be at most 960 - 336 = 624 from the
+ * view's top: offset 844 - 624 = 220. */
+static void focus_low_field(struct insetd *ctx, const char *view)
+{
+	struct insetd_view_desc d = full_view(540, 960, 2000);
+	CHECK(insetd_register_view(ctx, view, &d) == 0, "register");
+	/* Registration: the view's own state, unanimated. */
+	expect_adjustment(ctx, view, 0, 0, 0);
+	CHECK(insetd_focus(ctx, view, (struct insetd_rect){16, 800, 300, 44}) == 0, "focus");
+	expect_keyboard(ctx, INSETD_PHASE_WILL_SHOW, 624, 336, true);
+	expect_adjustment(ctx, view, 336, 220, 0.25);
+	expect_keyboard(ctx, INSETD_PHASE_DID_SHOW, 624, 336, true);
+}
+
 struct insetd *test_focus(void)
 {
 	current_test = "focus";
 	struct insetd *ctx = connect_ctx(sock_path, "c-test-form");
-	struct insetd_view_desc d = full_view(540, 960, 2000);
-	CHECK(insetd_register_view(ctx, "form", &d) == 0, "register");
-	/* Registration: the view's own state, unanimated. */
-	expect_adjustment(ctx, "form", 0, 0, 0);
-	/* A field at content y 800..844. The keyboard covers 624..960 of the
-	 * full-screen view: inset 336; the field's bottom must be at most
-	 * 960 - 336 = 624 from the view's top: offset 844 - 624 = 220. */
-	CHECK(insetd_focus(ctx, "form", (struct insetd_rect){16, 800, 300, 44}) == 0, "focus");
-	expect_keyboard(ctx, INSETD_PHASE_WILL_SHOW, 624, 336, true);
-	expect_adjustment(ctx, "form", 336, 220, 0.25);
-	expect_keyboard(ctx, INSETD_PHASE_DID_SHOW, 624, 336, true);
+	focus_low_field(ctx, "form");
 	struct insetd_state s;
 	CHECK(insetd_get_state(ctx, &s) && s.keyboard_visible && s.keyboard.y == 624, "state keyboard");
 	/* Blur: the keyboard hides, the inset is restored exactly; the offset
@@ -196,15 +202,9 @@ void test_roundtrip(void)
 	insetd_unref(away);
 	struct insetd *ctx = connect_ctx(sock_path, "c-test-roundtrip");
 	CHECK(insetd_roundtrip(ctx, -1) == -EINVAL, "negative timeout");
-	struct insetd_view_desc d = full_view(540, 960, 2000);
-	CHECK(insetd_register_view(ctx, "rt", &d) == 0, "register");
-	expect_adjustment(ctx, "rt", 0, 0, 0);
-	CHECK(insetd_focus(ctx, "rt", (struct insetd_rect){16, 800, 300, 44}) == 0, "focus");
-	expect_keyboard(ctx, INSETD_PHASE_WILL_SHOW, 624, 336, true);
-	expect_adjustment(ctx, "rt", 336, 220, 0.25);
-	expect_keyboard(ctx, INSETD_PHASE_DID_SHOW, 624, 336, true);
+	focus_low_field(ctx, "rt");
 	CHECK(insetd_set_window(ctx, (struct insetd_rect){0, 0, 540, 624}) == 0, "shrunk window");
-	d = full_view(540, 624, 2000);
+	struct insetd_view_desc d = full_view(540, 624, 2000);
 	d.content_offset.y = 220;
 	CHECK(insetd_update_view(ctx, "rt", &d) == 0, "update");
 	CHECK(insetd_roundtrip(ctx, 3000) == 0, "roundtrip");

@@ -6,6 +6,7 @@
 #include <QGuiApplication>
 
 #include <insetd.h>
+#include <insetdturn.h>
 
 InsetdWindow::InsetdWindow(InsetdConnection &connection)
     : m_connection(connection)
@@ -74,30 +75,15 @@ void InsetdWindow::watchScreen(QScreen *screen)
 }
 
 // The output the window is on turned (or the window moved to another): its
-// views are laid out anew for it, with the keyboard of that orientation. The
-// output as first seen is the one insetd was configured with; a window on a
-// display that starts turned calls Insetd.keyboard.rotated() itself.
+// views are laid out anew for it, with the keyboard of that orientation
+// (insetdOutputTurned). A window on a display that starts turned calls
+// Insetd.keyboard.rotated() itself.
 void InsetdWindow::sendScreen()
 {
-    struct insetd *ctx = m_connection.context();
     if (!m_window || !m_window->screen())
         return;
-    const QSize size = m_window->screen()->geometry().size();
-    if (size.isEmpty() || size == m_screen)
-        return;
-    const bool first = m_screen.isEmpty();
-    m_screen = size;
-    if (first)
-        return;
-    emit placeChanged();
-    if (!ctx)
-        return;
-    // 0.3 s, as insetd.js says a turn lasts: insetd pins each view's corner
-    // through it, and the OSK's report for the turned screen is applied over
-    // it, so a window the compositor has not yet resized for that report is
-    // not padded for it in one step.
-    const insetd_size screen{double(size.width()), double(size.height())};
-    insetd_transition(ctx, 0.3, &screen);
+    if (insetdOutputTurned(m_connection.context(), m_screen, m_window->screen()->geometry().size()))
+        emit placeChanged();
 }
 
 QRectF InsetdWindow::geometry() const

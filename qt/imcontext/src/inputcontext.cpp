@@ -12,6 +12,7 @@
 #include <qpa/qplatforminputcontextfactory_p.h>
 
 #include <insetd.h>
+#include <insetdturn.h>
 
 Q_LOGGING_CATEGORY(lcInsetdIm, "insetd.im", QtInfoMsg)
 
@@ -251,29 +252,19 @@ void InsetdInputContext::watchScreen(QScreen *screen)
 }
 
 // The output the window is on turned (or the window moved to another): insetd
-// lays the views out anew with the keyboard of that orientation. The output
-// as first seen is the one insetd was configured with. 0.3 s, as the Insetd
-// QML module and insetd.js say a turn lasts: insetd pins each view through
-// it, so the OSK's report for the turned screen, applied over it, does not
-// pad a window the compositor has not yet resized for it in one step.
+// lays the views out anew with the keyboard of that orientation
+// (insetdOutputTurned), and the keyboard insetd described for the other one
+// covers nothing until insetd's word for this one.
 void InsetdInputContext::sendScreen()
 {
     if (!m_window || !m_window->screen())
         return;
     const QSize size = m_window->screen()->geometry().size();
-    if (size.isEmpty() || size == m_screen)
+    if (!insetdOutputTurned(m_ctx, m_screen, size))
         return;
-    const bool first = m_screen.isEmpty();
-    m_screen = size;
-    if (first || !m_ctx)
-        return;
-    // The keyboard insetd described was laid out for the other orientation:
-    // it covers nothing until insetd's word for this one.
-    m_keyboardTurned = true;
-    keyboardChanged();
     qCDebug(lcInsetdIm, "screen %dx%d", size.width(), size.height());
-    const insetd_size turned{double(size.width()), double(size.height())};
-    insetd_transition(m_ctx, 0.3, &turned);
+    m_keyboardTurned = m_ctx != nullptr;
+    keyboardChanged();
 }
 
 // Where the window is on the screen: Qt's word for it; on Wayland no client is
