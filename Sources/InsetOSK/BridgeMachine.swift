@@ -75,6 +75,9 @@ package struct BridgeMachine: Sendable {
     /// (the OSK seen hidden: the gap without it, the baseline).
     private var lastAreaRead: Instant?
     private var baselineWanted = false
+    /// A reading of sway's usable area was taken with a bus OSK seen hidden:
+    /// the gauge's baseline is one without the keyboard.
+    private var sawHidden = false
     /// The output's size and bottom gap at the last reading of sway's usable area.
     private var lastOutput: Size?
     private var lastGap: Double?
@@ -206,6 +209,7 @@ package struct BridgeMachine: Sendable {
         case .usableArea(let area):
             lastAreaRead = now
             baselineWanted = false
+            if area != nil, observed == false { sawHidden = true }
             if let area { read(area, now: now, &out) }
         case .fullscreen(let window):
             fullscreen(window, &out)
@@ -275,6 +279,8 @@ package struct BridgeMachine: Sendable {
         confirmOnArea = false
         // Hidden from the start, or hidden while insetd hides anyway: not news.
         guard previous == true, desired else { return }
+        // The bridge's own hide, seen (a show waits for it: `assertShow`).
+        if applied == false { return }
         if settled(since: since, now: now) {
             pendingUserHide = now
         } else {
@@ -367,6 +373,18 @@ package struct BridgeMachine: Sendable {
             // quickly): the OSK is on the screen, so confirm it to insetd.
             if nextCheck != nil, observed == true { confirmShown(&out) }
             nextCheck = nil
+            return
+        }
+        // No reading of sway's area without the keyboard yet (the baseline
+        // its frame is measured against: the OSK may have been up when the
+        // bridge attached), and the bridge's hide on its way: a show sent now
+        // would fold into the hide (squeekboard takes a hide and a show sent
+        // together for nothing) and leave the frame unmeasured. The show
+        // waits for the hide to be seen and the area read, at most `settle`.
+        if reportsVisibility, measurable, !sawHidden, applied == false,
+            let hidden = lastHideSent, now < hidden + timing.settle
+        {
+            nextCheck = hidden + timing.settle
             return
         }
         if attached, applied != true { nextCheck = now }

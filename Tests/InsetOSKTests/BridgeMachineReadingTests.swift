@@ -258,6 +258,39 @@ import Testing
         Line(ms: 1510, event: Self.area(gap: 0), actions: []),
     ]
 
+    /// squeekboard already up when the bridge attaches (it showed itself),
+    /// insetd showing nothing: the bridge hides it, and the first reading
+    /// (gap 228) is no baseline, the keyboard being in it. insetd shows the
+    /// keyboard 1 ms later: the show waits until the hide is seen (20) and
+    /// the area read without it (gap 0, the baseline), and goes then (a show
+    /// sent at 1 would fold into the hide and squeekboard would stay as it
+    /// was, never seen going, its frame never measured). Shown at 50, its
+    /// zone settles at 228 in readings 50 ms apart (70, 120): y 844 - 228.
+    @Test func aBusOSKUpAtAttachIsSeenHiddenBeforeTheFirstShowSoItsFrameIsMeasured() {
+        Self.run([
+            Line(ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), actions: []),
+            Line(
+                ms: 0, event: .oskAttached(name: "squeekboard", observable: true, configured: nil, measurable: true),
+                actions: [.reportFrame(nil), .setHardwareKeyboard(false), .setOSKVisible(false)]),
+            Line(ms: 0, event: .oskObserved(visible: true), actions: [], readArea: 0),
+            Line(ms: 0, event: Self.area(gap: 228), actions: [], readArea: 50),
+            Line(ms: 1, event: .keyboard(shown: true), actions: [.checkFullscreen], wake: 500, readArea: 50),
+            Line(ms: 20, event: .oskObserved(visible: false), actions: [], wake: 500, readArea: 20),
+            Line(ms: 20, event: Self.area(gap: 0), actions: [.setOSKVisible(true)], wake: 100, readArea: 70),
+            Line(
+                ms: 50, event: .oskObserved(visible: true),
+                actions: [.trace("squeekboard shown (confirmed at attempt 1)"), .checkFullscreen], wake: 1050, readArea: 70),
+            Line(ms: 70, event: Self.area(gap: 228), actions: [], wake: 1050, readArea: 120),
+            Line(
+                ms: 120, event: Self.area(gap: 228),
+                actions: [
+                    .log("squeekboard's real frame: \(Self.squeekboardFrame) (from sway's usable area)"),
+                    .reportFrame(Self.squeekboardFrame),
+                ],
+                wake: 1050, readArea: 220),
+        ])
+    }
+
     /// squeekboard says whether it is shown; sway's area is read once for the
     /// baseline when it is seen hidden, every 100 ms while it is up (an output
     /// turning under it), then every 50 ms while a show settles, until two
