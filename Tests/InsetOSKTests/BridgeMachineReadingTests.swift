@@ -229,6 +229,21 @@ import Testing
     /// squeekboard's zone in sway's usable area: 228, so y 844 - 228 = 616.
     static let squeekboardFrame = Rect(x: 0, y: 616, width: 390, height: 228)
 
+    /// squeekboard's zone read at `ms` and 50 ms later, both 228: measured at
+    /// the second (its frame logged and reported), then watched every 100 ms.
+    static func squeekboardSettles(at ms: Int64, wake: Int64) -> [Line] {
+        [
+            Line(ms: ms, event: Self.area(gap: 228), actions: [], wake: wake, readArea: ms + 50),
+            Line(
+                ms: ms + 50, event: Self.area(gap: 228),
+                actions: [
+                    .log("squeekboard's real frame: \(Self.squeekboardFrame) (from sway's usable area)"),
+                    .reportFrame(Self.squeekboardFrame),
+                ],
+                wake: wake, readArea: ms + 150),
+        ]
+    }
+
     /// squeekboard's first show, measured: its zone settles at 228 in readings
     /// 50 ms apart (1040, 1090), and it is hidden again at 1500.
     static let squeekboardMeasuredAndHidden: [Line] = [
@@ -242,14 +257,7 @@ import Testing
         Line(
             ms: 1030, event: .oskObserved(visible: true),
             actions: [.trace("squeekboard shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2030, readArea: 60),
-        Line(ms: 1040, event: Self.area(gap: 228), actions: [], wake: 2030, readArea: 1090),
-        Line(
-            ms: 1090, event: Self.area(gap: 228),
-            actions: [
-                .log("squeekboard's real frame: \(Self.squeekboardFrame) (from sway's usable area)"),
-                .reportFrame(Self.squeekboardFrame),
-            ],
-            wake: 2030, readArea: 1190),
+    ] + Self.squeekboardSettles(at: 1040, wake: 2030) + [
         // Shown: watched every 100 ms (an output that turns under it); hidden: not.
         Line(ms: 1190, event: Self.area(gap: 228), actions: [], wake: 2030, readArea: 1290),
         // Still seen up until squeekboard says otherwise: the read that was due (1290) is due now.
@@ -280,15 +288,7 @@ import Testing
             Line(
                 ms: 50, event: .oskObserved(visible: true),
                 actions: [.trace("squeekboard shown (confirmed at attempt 1)"), .checkFullscreen], wake: 1050, readArea: 70),
-            Line(ms: 70, event: Self.area(gap: 228), actions: [], wake: 1050, readArea: 120),
-            Line(
-                ms: 120, event: Self.area(gap: 228),
-                actions: [
-                    .log("squeekboard's real frame: \(Self.squeekboardFrame) (from sway's usable area)"),
-                    .reportFrame(Self.squeekboardFrame),
-                ],
-                wake: 1050, readArea: 220),
-        ])
+        ] + Self.squeekboardSettles(at: 70, wake: 1050))
     }
 
     /// squeekboard says whether it is shown; sway's area is read once for the

@@ -260,6 +260,17 @@ class ScreenWindowViewport(unittest.TestCase):
             self.assertEqual(daemon.stop(), 0)
 
 
+    def padded_under_a_bar(self, daemon):
+        """A 56 px bar over a 788 px viewport: the viewport is 56..844, the
+        keyboard (508..844) covers 336 of it, and the page is padded so with
+        its field focused; `heights(inner, outer)` replays a resize."""
+        page = self.open(daemon, 788, window=844)
+        page.focus("#f9")
+        page.wait_for_function("() => document.body.style.paddingBottom === '336px'", timeout=5000)
+        page.wait_for_function("() => ![...insetd.views.values()].some((v) => v.animating)", timeout=5000)
+        page.evaluate(HEIGHTS)
+        return page
+
     def test_heights_reported_out_of_step_never_pad_a_window_shrunk_away_from_the_keyboard(self):
         """Chromium on Wayland reports a resized window's inner and outer
         heights out of step, in either order (seen under load: the outer
@@ -269,13 +280,7 @@ class ScreenWindowViewport(unittest.TestCase):
         viewport under the keyboard for any of them."""
         daemon = Daemon(free_port(), origins=[self.origin])
         try:
-            # A 56 px bar over a 788 px viewport: the viewport is 56..844, the
-            # keyboard (508..844) covers 336 of it.
-            page = self.open(daemon, 788, window=844)
-            page.focus("#f9")
-            page.wait_for_function("() => document.body.style.paddingBottom === '336px'", timeout=5000)
-            page.wait_for_function("() => ![...insetd.views.values()].some((v) => v.animating)", timeout=5000)
-            page.evaluate(HEIGHTS)
+            page = self.padded_under_a_bar(daemon)
             # The compositor shrinks the window to end at the keyboard's top
             # (outer 508, viewport 56..508: nothing covered). First the outer
             # height alone: the estimate says y 0 (outer < inner), the viewport
@@ -313,12 +318,7 @@ class ScreenWindowViewport(unittest.TestCase):
         pad nothing the settled place does not show."""
         daemon = Daemon(free_port(), origins=[self.origin])
         try:
-            # The viewport 56..844 under a 56 px bar; the keyboard 508..844 covers 336 of it.
-            page = self.open(daemon, 788, window=844)
-            page.focus("#f9")
-            page.wait_for_function("() => document.body.style.paddingBottom === '336px'", timeout=5000)
-            page.wait_for_function("() => ![...insetd.views.values()].some((v) => v.animating)", timeout=5000)
-            page.evaluate(HEIGHTS)
+            page = self.padded_under_a_bar(daemon)
             page.evaluate("""() => {
                 // The output turned and back within a frame, as the viewport sees it:
                 // its top on the portrait output is provisional from here.
