@@ -102,8 +102,9 @@ export class Viewport {
     const screen = measureScreen();
     const output = `${screen.width}x${screen.height}`;
     const settled = this.settled;
-    // A rotation resizes the window on a new output: its first moments (the
-    // heights coming in out of step) settle no place to doubt from.
+    // A rotation resizes the window on a new output: the first top seen there
+    // is taken, and for DOUBT_MS a top that leaves it is doubted only
+    // TURN_DOUBT_MS (that first top may itself be out of step).
     const rotated = settled && settled.output !== output;
     if (!settled || rotated || settled.y === measured.y ||
         (settled.movedAt !== null && now - settled.movedAt > settled.doubtMs)) {

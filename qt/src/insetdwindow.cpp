@@ -21,14 +21,17 @@ void InsetdWindow::adopt(QQuickWindow *window)
     if (m_window || !window)
         return;
     m_window = window;
-    auto start = [this] { m_timer.start(); };
-    connect(window, &QWindow::xChanged, &m_timer, start);
-    connect(window, &QWindow::yChanged, &m_timer, start);
-    connect(window, &QWindow::widthChanged, &m_timer, start);
-    connect(window, &QWindow::heightChanged, &m_timer, start);
-    connect(window, &QWindow::widthChanged, this, &InsetdWindow::remember);
-    connect(window, &QWindow::heightChanged, this, &InsetdWindow::remember);
-    auto resized = [this] { m_resized = true; };
+    auto moved = [this] { m_timer.start(); };
+    connect(window, &QWindow::xChanged, &m_timer, moved);
+    connect(window, &QWindow::yChanged, &m_timer, moved);
+    // A new size: remembered (a shrink for the keyboard, or not), and sent
+    // before the frame that first shows it (`beforeFrame`), else at the
+    // turn's end.
+    auto resized = [this] {
+        remember();
+        m_resized = true;
+        m_timer.start();
+    };
     connect(window, &QWindow::widthChanged, this, resized);
     connect(window, &QWindow::heightChanged, this, resized);
     // On the GUI thread after the frame's polish (the views laid out for the
