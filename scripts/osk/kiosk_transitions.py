@@ -37,6 +37,7 @@ import json
 import os
 import subprocess
 
+from frame_rule import Frame
 from kiosk_session import OUTPUT
 from kiosk_windows import OTHER, OtherWindow
 import threading
@@ -210,16 +211,21 @@ class Transitions:
 
     def settled(self, name, field, window="a"):
         """The page (its `window`) settled with `field` focused: padded by the
-        keyboard's cover of the viewport (all of it in full screen and in
-        GNOME Shell's maximized window, which it never resizes; none in the
-        shrunk app window), the field's bottom above the keyboard's top."""
+        keyboard's cover of the viewport, the field's bottom above the
+        keyboard's top. The frame judge's rule decides the cover: none in an
+        app window the compositor shrank, all of the keyboard otherwise (full
+        screen, GNOME Shell's maximized window, which it never resizes, and
+        an app window the compositor left as it was, as Mir once did for a
+        restarted squeekboard)."""
         run, page = self.run, self.run.page
 
         def check():
             r = page.fresh_report(window=window)
             if not r or r["active"] != field or r["animating"]:
                 return False, r
-            covered = 0 if run.mode == "app" and run.session.compositor != "gnome" else run.zone
+            base = self.unshrunk(Frame(0, r["innerHeight"], 0, None, 0, None, None, r.get("innerWidth")))
+            shrunk = run.mode == "app" and base is not None and r["innerHeight"] < base - 0.5
+            covered = 0 if shrunk else run.zone
             # The inset is the keyboard's cover of the scroller the app follows
             # (the Qt app's Flickable ends above its footer).
             kb_top = r["innerHeight"] - covered
