@@ -62,7 +62,7 @@ QEasingCurve InsetdKeyboard::curve(int insetdCurve)
 
 QRectF InsetdKeyboard::rectangle() const
 {
-    if (!m_visible || m_window.shrunkForKeyboard() || !placedOnThisScreen())
+    if (!m_visible || m_window.clearOfKeyboard() || !placedOnThisScreen())
         return QRectF();
     const QRectF window = m_window.geometry();
     const QRectF covered = m_screenRect.intersected(window);
@@ -115,7 +115,7 @@ void InsetdKeyboard::handle(insetd_event *event)
         m_visible = state.keyboard_visible;
         setScreenRect(QRectF(state.keyboard.x, state.keyboard.y, state.keyboard.width, state.keyboard.height));
         m_hardware = state.hardware_keyboard;
-        m_window.setKeyboardUp(m_visible);
+        m_window.setKeyboardUp(m_visible, m_screenRect);
         emit connectedChanged();
         emit changed();
         break;
@@ -123,7 +123,7 @@ void InsetdKeyboard::handle(insetd_event *event)
         // No keyboard is known now: every view gets its own state back.
         m_connected = false;
         m_visible = false;
-        m_window.setKeyboardUp(false);
+        m_window.setKeyboardUp(false, QRectF());
         // A new insetd has placed the window nowhere yet.
         m_window.placed(QPointF());
         m_views.restoreAll();
@@ -135,7 +135,7 @@ void InsetdKeyboard::handle(insetd_event *event)
         const insetd_rect end = insetd_event_keyboard_get_end(event);
         m_visible = phase != INSETD_PHASE_WILL_HIDE && phase != INSETD_PHASE_DID_HIDE;
         setScreenRect(QRectF(end.x, end.y, end.width, end.height));
-        m_window.setKeyboardUp(m_visible);
+        m_window.setKeyboardUp(m_visible, m_screenRect);
         m_durationMs = int(std::lround(insetd_event_get_duration(event) * 1000));
         m_easing = curve(insetd_event_get_curve(event));
         emit changed();

@@ -14,6 +14,13 @@ InsetdWindow::InsetdWindow(InsetdConnection &connection)
     m_timer.setSingleShot(true);
     m_timer.setInterval(0);
     connect(&m_timer, &QTimer::timeout, this, &InsetdWindow::send);
+    m_grewBackHold.setSingleShot(true);
+    m_grewBackHold.setInterval(GrewBackHoldMs);
+    // insetd said nothing of the keyboard: it covers what it covers again.
+    connect(&m_grewBackHold, &QTimer::timeout, this, [this] {
+        m_grewBack = false;
+        emit placeChanged();
+    });
 }
 
 void InsetdWindow::adopt(QQuickWindow *window)
@@ -24,28 +31,39 @@ void InsetdWindow::adopt(QQuickWindow *window)
     auto moved = [this] { m_timer.start(); };
     connect(window, &QWindow::xChanged, &m_timer, moved);
     connect(window, &QWindow::yChanged, &m_timer, moved);
-    // A new size: remembered (a shrink for the keyboard, or not), and sent
-    // before the frame that first shows it (`beforeFrame`), else at the
-    // turn's end.
-    auto resized = [this] {
-        remember();
-        m_resized = true;
-        m_timer.start();
-    };
-    connect(window, &QWindow::widthChanged, this, resized);
-    connect(window, &QWindow::heightChanged, this, resized);
+    connect(window, &QWindow::widthChanged, this, &InsetdWindow::resized);
+    connect(window, &QWindow::heightChanged, this, &InsetdWindow::resized);
     // On the GUI thread after the frame's polish (the views laid out for the
     // new size), before its sync: what is applied here is in this frame.
     connect(window, &QQuickWindow::afterAnimating, this, &InsetdWindow::beforeFrame, Qt::DirectConnection);
     connect(window, &QWindow::screenChanged, this, &InsetdWindow::watchScreen);
     watchScreen(window->screen());
+    m_size = window->size();
     remember();
     m_timer.start();
 }
 
-void InsetdWindow::setKeyboardUp(bool up)
+// A new size: remembered (a shrink for the keyboard, or not), and sent before
+// the frame that first shows it (`beforeFrame`), else at the turn's end.
+void InsetdWindow::resized()
+{
+    const QSizeF size = m_window->size();
+    if (grewBackTo(size)) {
+        m_grewBack = true;
+        m_grewBackHold.start();
+    }
+    m_size = size;
+    remember();
+    m_resized = true;
+    m_timer.start();
+}
+
+void InsetdWindow::setKeyboardUp(bool up, QRectF frame)
 {
     m_keyboardUp = up;
+    m_keyboardFrame = frame;
+    m_grewBack = false;
+    m_grewBackHold.stop();
     remember();
 }
 
@@ -67,6 +85,28 @@ bool InsetdWindow::shrunkForKeyboard() const
         return false;
     const QSizeF size = m_window->size();
     return size.width() == m_unshrunk.width() && size.height() < m_unshrunk.height();
+}
+
+// With the keyboard still up, the width unchanged, from the size at the last
+// resize: back from a shrink for the keyboard to the unshrunk size or more, or
+// grown from ending at or above the keyboard's top into it (the shrink may have
+// come before insetd said the keyboard was up, and was then no shrink to it).
+bool InsetdWindow::grewBackTo(QSizeF size) const
+{
+    if (!m_keyboardUp || size.width() != m_size.width() || size.height() <= m_size.height())
+        return false;
+    if (m_size.width() == m_unshrunk.width() && m_size.height() < m_unshrunk.height()
+        && size.height() >= m_unshrunk.height())
+        return true;
+    const double top = geometry().y();
+    return !m_keyboardFrame.isEmpty() && top + m_size.height() <= m_keyboardFrame.top() + 0.5
+        && top + size.height() > m_keyboardFrame.top() + 0.5;
+}
+
+// Also for a size Qt reports before its resize signal has run.
+bool InsetdWindow::clearOfKeyboard() const
+{
+    return shrunkForKeyboard() || m_grewBack || (m_window && grewBackTo(m_window->size()));
 }
 
 void InsetdWindow::watchScreen(QScreen *screen)

@@ -36,9 +36,10 @@ public:
     /// insetd measures the window at @p origin: where the compositor draws it
     /// (GNOME Shell's top bar puts a maximized window at y 32).
     void placed(QPointF origin);
-    /// insetd says the keyboard is up (true) or down: the window's size while
-    /// it is down is the one a compositor shrinks for it (`shrunkForKeyboard`).
-    void setKeyboardUp(bool up);
+    /// insetd says the keyboard is up (true) or down, and where on the screen:
+    /// the window's size while it is down is the one a compositor shrinks for
+    /// it (`shrunkForKeyboard`).
+    void setKeyboardUp(bool up, QRectF frame);
     /// The compositor shrank the window while the keyboard is up: same width,
     /// less height than while it was down. A compositor shrinks a window for
     /// the keyboard to end it at the keyboard's top (sway's and phoc's
@@ -47,6 +48,10 @@ public:
     /// still places the keyboard: the configured frame, or a real one the
     /// OSK has changed since (maliit's word row coming and going on KWin).
     bool shrunkForKeyboard() const;
+    /// The keyboard covers none of the window: it is shrunk for it, or it
+    /// grew back from such a shrink and insetd has said nothing of the
+    /// keyboard since (`m_grewBack`).
+    bool clearOfKeyboard() const;
 
 signals:
     /// The window was resized since its last frame, and the frame that first
@@ -63,6 +68,8 @@ private:
     void send();
     void beforeFrame();
     void remember();
+    void resized();
+    bool grewBackTo(QSizeF size) const;
     void watchScreen(QScreen *screen);
     void sendScreen();
 
@@ -73,11 +80,25 @@ private:
     /// Where the compositor draws the window, as insetd says (Wayland only).
     QPointF m_drawnAt;
     bool m_keyboardUp = false;
+    /// The keyboard on the screen as insetd last said.
+    QRectF m_keyboardFrame;
     /// The window's size while the keyboard was down, or since it last
     /// turned (a new width) or grew past it: not shrunk for the keyboard.
     QSizeF m_unshrunk;
     /// Resized since the window's last frame.
     bool m_resized = false;
+    /// The size at the last resize (what it grew or shrank from).
+    QSizeF m_size;
+    /// The compositor grew the window back from a shrink for the keyboard
+    /// while insetd still says the keyboard is up. A compositor gives that
+    /// room back when the keyboard leaves the screen (its zone gone: the OSK
+    /// hid or ended), and insetd may hear of it from the OSK's bridge tens of
+    /// milliseconds after the window's first frame at the new size: until
+    /// insetd's next word on the keyboard, at most `GrewBackHoldMs`, the
+    /// keyboard covers none of it.
+    bool m_grewBack = false;
+    QTimer m_grewBackHold;
+    static constexpr int GrewBackHoldMs = 300;
     /// The output's size as last seen (empty: not yet).
     QSize m_screen;
     QMetaObject::Connection m_screenWatch;

@@ -123,7 +123,10 @@ TestCase {
     // keyboard (500..800) would cover 50 of it; the window was shrunk for the
     // keyboard, so none: rectangle empty, probe 0, the margin the Flickable's
     // own 10 (insetd's 50 + 10 held back), the field still at insetd's 170
-    // (it ends at 560 - 170 = 390, above 450 - 10). Back to 600: 200 again.
+    // (it ends at 560 - 170 = 390, above 450 - 10). Back to 600 with the
+    // keyboard still up: a compositor gives a shrunk window its room back when
+    // the keyboard leaves, so none until insetd says more of the keyboard;
+    // it says nothing, and after 300 ms the keyboard covers its 200 again.
     // A new width is a turn, not a shrink: 300x450 is covered 500..550, in the
     // window 0,400 300x50. And a window that was 450 tall before the keyboard
     // came up is covered by it as usual: 50.
@@ -142,7 +145,11 @@ TestCase {
         tryCompare(flick, "contentY", 170, 3000)
         compare(keyboard.rectangle, Qt.rect(0, 0, 0, 0))
         win.height = 600
-        compare(keyboard.rectangle, Qt.rect(0, 400, 400, 200))
+        compare(keyboard.rectangle, Qt.rect(0, 0, 0, 0))
+        compare(probe.Insetd.bottomInset, 0)
+        wait(150)
+        compare(flick.bottomMargin, 10)
+        tryCompare(keyboard, "rectangle", Qt.rect(0, 400, 400, 200), 1000)
         tryCompare(probe.Insetd, "bottomInset", 200, 1000)
         tryCompare(flick, "bottomMargin", 210, 3000)
         win.width = 300
@@ -162,5 +169,32 @@ TestCase {
         outside.forceActiveFocus()
         tryCompare(keyboard, "visible", false, 3000)
         win.height = 600
+    }
+
+    // A compositor may shrink the window before insetd says the keyboard is up
+    // (sway makes room as squeekboard's surface maps; insetd hears from its
+    // bridge after). 400 tall at screen 100 ends at 500, the keyboard's top:
+    // covered 0. Grown back to 600 while the keyboard is up (the OSK ended,
+    // its zone gone), it covers none until insetd says more of the keyboard:
+    // here nothing, so after 300 ms its 200 again, and the margin 210.
+    function test_7_grown_into_the_keyboard_before_insetd_says() {
+        win.height = 400
+        tryCompare(win, "height", 400, 1000)
+        wait(100)
+        bottomField.forceActiveFocus()
+        const keyboard = flick.Insetd.keyboard
+        tryCompare(keyboard, "visible", true, 3000)
+        compare(keyboard.rectangle, Qt.rect(0, 0, 0, 0))
+        tryCompare(flick, "bottomMargin", 10, 3000)
+        win.height = 600
+        compare(keyboard.rectangle, Qt.rect(0, 0, 0, 0))
+        compare(probe.Insetd.bottomInset, 0)
+        wait(150)
+        compare(flick.bottomMargin, 10)
+        tryCompare(keyboard, "rectangle", Qt.rect(0, 400, 400, 200), 1000)
+        tryCompare(flick, "bottomMargin", 210, 3000)
+        outside.forceActiveFocus()
+        tryCompare(keyboard, "visible", false, 3000)
+        tryCompare(flick, "bottomMargin", 10, 3000)
     }
 }
