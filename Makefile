@@ -67,8 +67,10 @@ SCRATCH ?= .build-static
 # its packages cost 1.8 MB of symbol tables and kept unused code alive.
 LINK := --static-swift-stdlib -Xlinker --no-export-dynamic $(LEAN)
 else
-SCRATCH ?= .build
-LINK :=
+# The shared Swift runtime (scripts/perf --dynamic): the same code layout and
+# flags, so its idle memory differs from the static build's by the runtime alone.
+SCRATCH ?= .build-dynamic
+LINK := $(LEAN)
 endif
 SWIFT_BUILD = $(SWIFT) build -c release --scratch-path $(SCRATCH) $(LINK)
 RELEASE = $(SCRATCH)/release
