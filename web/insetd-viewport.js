@@ -32,6 +32,20 @@ export class Viewport {
     /// viewport's place taken at the top-left, moved by it. A page that gives
     /// its origin is never placed.
     this.drawnAt = { x: 0, y: 0 };
+    /// The viewport at the last `grewInto`.
+    this.last = null;
+  }
+
+  /// Whether the viewport grew (same width, more height) since the last call
+  /// from ending at or above `keyboard`'s top (screen coordinates; null:
+  /// none): a compositor gives a window back the room it made for a keyboard
+  /// when the keyboard leaves the screen (the OSK hid or ended), before
+  /// insetd may have heard of it.
+  grewInto(keyboard) {
+    const now = this.measure(), last = this.last;
+    this.last = now;
+    return Boolean(keyboard && last && now.width === last.width && now.height > last.height &&
+      last.y + last.height <= keyboard.y + 0.5);
   }
 
   /// insetd measures the window at `origin` (the compositor's word): a top

@@ -41,6 +41,9 @@ const DOCUMENT_VIEW = "document";
 /// How long after a blur a resize may only take keyboard away, if insetd has
 /// not spoken of the keyboard since (its hide, or a keyboard kept up).
 const BLUR_HOLD_MS = 500;
+/// How long a window grown into the keyboard shows none of it, if insetd has
+/// not spoken of the keyboard since (`Viewport.grewInto`).
+const GROWN_HOLD_MS = 300;
 
 /// The keyboard as the page sees it, and the connection to insetd.
 export class InsetdKeyboard extends EventTarget {
@@ -54,6 +57,7 @@ export class InsetdKeyboard extends EventTarget {
     this.views = new Map();
     this.focused = null; // { view, element }
     this.blurredAt = null; // performance.now() of the last blur insetd has not answered
+    this.grewAt = null; // performance.now() of the last growth into the keyboard insetd has not answered
     this.log = []; // the last messages both ways, for inspectors
     this.socket = null;
     this.retry = 0;
@@ -116,7 +120,7 @@ export class InsetdKeyboard extends EventTarget {
     cancelAnimationFrame(this.pendingUpdate);
     this.pendingUpdate = 0;
     this.viewport.close();
-    for (const timer of [this.retryTimer, this.holdTimer]) clearTimeout(timer);
+    for (const timer of [this.retryTimer, this.holdTimer, this.growTimer]) clearTimeout(timer);
   }
 
   send(message) {
@@ -145,7 +149,7 @@ export class InsetdKeyboard extends EventTarget {
         this.dispatchEvent(new Event("connect"));
         break;
       case "keyboard": {
-        this.blurredAt = null;
+        this.blurredAt = this.grewAt = null;
         const hidden = message.phase === "willHide" || message.phase === "didHide";
         this.keyboardFrame = hidden ? null : message.end;
         this.keyboardScreen = measureScreen();
@@ -259,8 +263,14 @@ export class InsetdKeyboard extends EventTarget {
   /// viewport is now. Between a blur and insetd's next word on the keyboard
   /// (at most `BLUR_HOLD_MS`), a resize only takes keyboard away: a window
   /// the compositor grows back has lost the keyboard it made room for, though
-  /// insetd's hide may still be on its way.
+  /// insetd's hide may still be on its way. A window grown into the keyboard
+  /// shows none of it until insetd speaks (`keyboardNow`).
   followViewport() {
+    if (this.viewport.grewInto(this.keyboardFrame)) {
+      this.grewAt = performance.now();
+      clearTimeout(this.growTimer);
+      this.growTimer = setTimeout(() => this.scheduleUpdate(), GROWN_HOLD_MS + 10);
+    }
     const part = this.viewport.keyboardPart(this.keyboardNow);
     const held = this.blurredAt !== null && performance.now() - this.blurredAt < BLUR_HOLD_MS;
     if (!held || (part?.height ?? 0) <= this.boundingRect.height) this.setGeometry(part, null);
@@ -324,9 +334,11 @@ export class InsetdKeyboard extends EventTarget {
   /// The keyboard insetd said, while the screen is the size it was then. A
   /// turned screen (a rotation insetd has not answered yet) shows none: the
   /// old frame, laid over the turned viewport, would pad for a keyboard the
-  /// screen no longer has.
+  /// screen no longer has. Nor does a window grown into it since
+  /// (`GROWN_HOLD_MS`).
   get keyboardNow() {
     const now = measureScreen(), then = this.keyboardScreen;
+    if (this.grewAt !== null && performance.now() - this.grewAt < GROWN_HOLD_MS) return null;
     return then && (then.width !== now.width || then.height !== now.height) ? null : this.keyboardFrame;
   }
 

@@ -153,6 +153,36 @@ class ScreenWindowViewport(unittest.TestCase):
         finally:
             self.assertEqual(daemon.stop(), 0)
 
+    def test_a_window_grown_into_the_keyboard_shows_none_of_it_before_insetd_speaks(self):
+        """No blur: the OSK ended (or hid by itself) and the compositor gave
+        the window back the room it made for the keyboard, before insetd heard
+        of it. Here insetd never does (the keyboard stays up as it knows it):
+        the grown viewport (844, all of the keyboard's 508..844 over it) shows
+        none of the keyboard for 300 ms, then all 336 px."""
+        daemon = Daemon(free_port(), origins=[self.origin])
+        try:
+            page = self.open(daemon, 508)
+            page.focus("#f5")
+            self.wait_keyboard_message(page, "didShow")
+            page.wait_for_timeout(300)
+            self.assertEqual(keyboard(page), HIDDEN, "the shrunk window is covered by nothing")
+            page.evaluate("""() => { window.frames_ = [];
+                const log = (t) => { frames_.push([t, innerHeight, insetd.boundingRect.height,
+                    document.body.style.paddingBottom]); requestAnimationFrame(log); };
+                requestAnimationFrame(log); }""")
+            self.resize(844)
+            page.wait_for_function("() => innerHeight === 844", timeout=5000)
+            page.wait_for_function("() => insetd.boundingRect.height === 336", timeout=5000)
+            page.wait_for_function("() => document.body.style.paddingBottom === '336px'", timeout=5000)
+            self.assertEqual(keyboard(page), PORTRAIT)
+            grown = [f for f in page.evaluate("() => frames_") if f[1] == 844]
+            held = [f for f in grown if f[0] - grown[0][0] < 250]
+            self.assertTrue(len(held) > 3, grown)
+            self.assertTrue(all(f[2:] == [0, ""] for f in held), held)
+            page.close()
+        finally:
+            self.assertEqual(daemon.stop(), 0)
+
     def turn(self, width, height):
         """The output turned to width x height, the viewport filling it (a
         full-screen window), as a rotation does. The window first, so that
