@@ -32,8 +32,14 @@ export class Viewport {
     /// viewport's place taken at the top-left, moved by it. A page that gives
     /// its origin is never placed.
     this.drawnAt = { x: 0, y: 0 };
-    /// The viewport at the last `grewInto`.
+    /// The viewport when last noted (`note`, `grewInto`).
     this.last = null;
+  }
+
+  /// The viewport at this frame, noted for `grewInto`.
+  note() {
+    this.last = this.measure();
+    return this.last;
   }
 
   /// Whether the viewport grew (same width, more height) since the last call
@@ -42,8 +48,8 @@ export class Viewport {
   /// when the keyboard leaves the screen (the OSK hid or ended), before
   /// insetd may have heard of it.
   grewInto(keyboard) {
-    const now = this.measure(), last = this.last;
-    this.last = now;
+    const last = this.last;
+    const now = this.note();
     return Boolean(keyboard && last && now.width === last.width && now.height > last.height &&
       last.y + last.height <= keyboard.y + 0.5);
   }

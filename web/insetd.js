@@ -153,6 +153,7 @@ export class InsetdKeyboard extends EventTarget {
         const hidden = message.phase === "willHide" || message.phase === "didHide";
         this.keyboardFrame = hidden ? null : message.end;
         this.keyboardScreen = measureScreen();
+        this.viewport.note();
         // The viewport as it is now: a window report may still be on its way.
         this.setGeometry(this.viewport.keyboardPart(this.keyboardFrame), message);
         this.clampViews();
@@ -201,6 +202,7 @@ export class InsetdKeyboard extends EventTarget {
     // A keyboard already up (another client's field) is what the page sees at once.
     this.keyboardFrame = this.state?.keyboard ?? null;
     this.keyboardScreen = measureScreen();
+    this.viewport.note();
     this.sendScreen(0);
     this.sendWindow();
     this.setGeometry(this.viewport.keyboardPart(this.keyboardFrame), null);
