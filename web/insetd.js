@@ -155,7 +155,7 @@ export class InsetdKeyboard extends EventTarget {
         this.keyboardScreen = measureScreen();
         this.viewport.note();
         // The viewport as it is now: a window report may still be on its way.
-        this.setGeometry(this.viewport.keyboardPart(this.keyboardFrame), message);
+        this.setGeometry(this.viewport.keyboardPart(this.keyboardNow), message);
         this.clampViews();
         if (this.state) this.state.keyboard = hidden ? undefined : message.end;
         break;
@@ -336,12 +336,15 @@ export class InsetdKeyboard extends EventTarget {
   /// The keyboard insetd said, while the screen is the size it was then. A
   /// turned screen (a rotation insetd has not answered yet) shows none: the
   /// old frame, laid over the turned viewport, would pad for a keyboard the
-  /// screen no longer has. Nor does a window grown into it since
-  /// (`GROWN_HOLD_MS`).
+  /// screen no longer has. So does a frame past the screen's right or bottom
+  /// edge: insetd said it for the screen before a turn the page saw first
+  /// (an OSK's report of its landscape frame crossing the page's turn back to
+  /// portrait). Nor does a window grown into it since (`GROWN_HOLD_MS`).
   get keyboardNow() {
-    const now = measureScreen(), then = this.keyboardScreen;
+    const now = measureScreen(), then = this.keyboardScreen, frame = this.keyboardFrame;
     if (this.grewAt !== null && performance.now() - this.grewAt < GROWN_HOLD_MS) return null;
-    return then && (then.width !== now.width || then.height !== now.height) ? null : this.keyboardFrame;
+    if (frame && (frame.x + frame.width > now.width + 1 || frame.y + frame.height > now.height + 1)) return null;
+    return then && (then.width !== now.width || then.height !== now.height) ? null : frame;
   }
 
   /// Each view's padding cut to what the keyboard covers of it now (with

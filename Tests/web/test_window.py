@@ -1,98 +1,14 @@
 """insetd.js's coordinate rules (docs/WEB.md, "Screen, window and viewport"):
 the screen is the output (screen.width/height), a viewport resize on the same
 output is a `window` report and not a rotation, and the keyboard the page sees
-is the part of it that covers the viewport, in the viewport's coordinates.
-
-The output is emulated at 390x844 (the daemon's configured screen) with a
-smaller viewport through Chromium's device-metrics override, as a compositor
-shrinking the window for an OSK's exclusive zone does. Hand-derived values:
-the portrait keyboard is (0, 508, 390, 336) on the screen.
+is the part of it that covers the viewport, in the viewport's coordinates
+(the page and the emulated output: window_page.py).
 """
-import http.server
-import threading
-import unittest
-
 from harness import HIDDEN, PORTRAIT, Daemon, LineClient, css_keyboard, free_port, keyboard
-
-PAGE = """<!doctype html><html><head><meta charset="utf-8">
-<style>body {{ margin: 0; font: 18px sans-serif; }} input {{ display: block; margin: 8px; height: 40px; }}</style>
-</head><body>{fields}<script type="module">
-  import {{ connect }} from "{insetd}/insetd.js";
-  window.insetd = connect({{ name: "window-test"{options} }});
-</script></body></html>"""
+from window_page import WindowPageTest
 
 
-# heights(inner, outer): the browser reports the window's inner and outer
-# heights as given (out of step, as Chromium on Wayland does) and insetd.js
-# hears the resize; the padding after each goes to `paddings`.
-HEIGHTS = """() => { window.paddings = [];
-    window.heights = (inner, outer) => {
-        Object.defineProperty(window, 'innerHeight', { value: inner, configurable: true });
-        Object.defineProperty(window, 'outerHeight', { value: outer, configurable: true });
-        insetd.viewportResized();
-        paddings.push(document.body.style.paddingBottom);
-    }; }"""
-
-
-def fields():
-    return "".join(f'<input id="f{i}">' for i in range(1, 31))
-
-
-class ScreenWindowViewport(unittest.TestCase):
-    def setUp(self):
-        self.port = free_port()
-        self.origin = f"http://127.0.0.1:{self.port}"
-
-    def serve(self, html):
-        """The test page, from an origin of its own (listed in websocket.origins)."""
-        body = html.encode()
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        server = http.server.HTTPServer(("127.0.0.1", self.port), Handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        self.addCleanup(server.server_close)
-        self.addCleanup(server.shutdown)
-
-    def open(self, daemon, height, window=None, options=""):
-        import harness
-        self.serve(PAGE.format(fields=fields(), insetd=daemon.url, options=options))
-        page = harness.browser.new_page(viewport={"width": 390, "height": 844})
-        self.cdp = page.context.new_cdp_session(page)
-        self.resize(height, window)
-        page.goto(f"{self.origin}/")
-        page.wait_for_function("() => window.insetd && insetd.connected", timeout=5000)
-        return page
-
-    def resize(self, height, window=None):
-        """The viewport's height on an unchanged 390x844 output, and the
-        window's (outerHeight: the viewport and the browser's bars above it)."""
-        self.cdp.send("Emulation.setDeviceMetricsOverride", {
-            "width": 390, "height": height, "deviceScaleFactor": 1, "mobile": False,
-            "screenWidth": 390, "screenHeight": 844})
-        target = self.cdp.send("Browser.getWindowForTarget")
-        self.cdp.send("Browser.setWindowBounds", {"windowId": target["windowId"],
-                                                  "bounds": {"width": 390, "height": window or height}})
-
-    @staticmethod
-    def sent(page, kind):
-        return page.evaluate(f"""() => insetd.log.filter((e) => e.direction === 'out' && e.message.type === '{kind}')
-            .map((e) => e.message)""")
-
-    @staticmethod
-    def wait_keyboard_message(page, phase):
-        page.wait_for_function(f"""() => insetd.log.some((e) => e.direction === 'in' && e.message.type === 'keyboard'
-            && e.message.phase === '{phase}')""", timeout=5000)
-
+class ScreenWindowViewport(WindowPageTest):
     def test_a_viewport_the_compositor_shrank_is_a_window_not_a_rotation(self):
         daemon = Daemon(free_port(), origins=[self.origin])
         try:
@@ -183,56 +99,6 @@ class ScreenWindowViewport(unittest.TestCase):
         finally:
             self.assertEqual(daemon.stop(), 0)
 
-    def turn(self, width, height):
-        """The output turned to width x height, the viewport filling it (a
-        full-screen window), as a rotation does. The window first, so that
-        the viewport's resize sees it (outerHeight) at its new size: the other
-        way round the page would place its viewport at the old outer height
-        less the new inner one (y 454 on the turn to landscape)."""
-        target = self.cdp.send("Browser.getWindowForTarget")
-        self.cdp.send("Browser.setWindowBounds", {"windowId": target["windowId"],
-                                                  "bounds": {"width": width, "height": height}})
-        self.cdp.send("Emulation.setDeviceMetricsOverride", {
-            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False,
-            "screenWidth": width, "screenHeight": height})
-
-    def test_a_turned_screen_shows_no_keyboard_before_insetd_speaks_for_it(self):
-        daemon = Daemon(free_port(), origins=[self.origin])
-        try:
-            page = self.open(daemon, 844)
-            self.turn(844, 390)
-            page.wait_for_function("() => innerWidth === 844 && insetd.window?.y === 0", timeout=5000)
-            page.focus("#f5")
-            # Landscape: the configured 209 at (0, 390 - 209 = 181, 844, 209), all of it over the viewport.
-            page.wait_for_function("() => insetd.boundingRect.height === 209", timeout=5000)
-            page.wait_for_function("() => document.body.style.paddingBottom === '209px'", timeout=5000)
-            # insetd's word reaches the page 400 ms late; every frame the page draws is logged.
-            page.evaluate("""() => { window.frames_ = [];
-                const log = () => { frames_.push([innerWidth, insetd.boundingRect.height,
-                    document.body.style.paddingBottom]); requestAnimationFrame(log); };
-                requestAnimationFrame(log);
-                const receive = insetd.receive.bind(insetd);
-                insetd.receive = (m) => m.type === 'keyboard' ? setTimeout(() => receive(m), 400) : receive(m); }""")
-            self.turn(390, 844)
-            page.wait_for_function("() => innerWidth === 390", timeout=5000)
-            page.wait_for_timeout(150)
-            # The landscape keyboard laid over the portrait viewport would cover
-            # its 181..390 (209 px): the turned screen has no such keyboard.
-            self.assertEqual(page.evaluate("() => [insetd.boundingRect.height, document.body.style.paddingBottom]"),
-                             [0, ""])
-            # insetd's portrait frame, when it comes: (0, 844 - 336 = 508, 390, 336).
-            page.wait_for_function("() => insetd.boundingRect.height === 336", timeout=5000)
-            self.assertEqual(keyboard(page), PORTRAIT)
-            page.wait_for_function("() => document.body.style.paddingBottom === '336px'", timeout=5000)
-            frames = page.evaluate("() => frames_")
-            portrait = [f for f in frames if f[0] == 390]
-            told = next(i for i, f in enumerate(portrait) if f[1] == 336)
-            self.assertTrue(all(f[1:] == [0, ""] for f in portrait[:told]),
-                            f"no portrait frame before insetd's word shows a keyboard: {portrait[:told]}")
-            page.close()
-        finally:
-            self.assertEqual(daemon.stop(), 0)
-
     def test_a_viewport_at_an_offset_gets_what_the_keyboard_covers(self):
         daemon = Daemon(free_port(), origins=[self.origin])
         try:
@@ -289,18 +155,6 @@ class ScreenWindowViewport(unittest.TestCase):
         finally:
             self.assertEqual(daemon.stop(), 0)
 
-
-    def padded_under_a_bar(self, daemon):
-        """A 56 px bar over a 788 px viewport: the viewport is 56..844, the
-        keyboard (508..844) covers 336 of it, and the page is padded so with
-        its field focused; `heights(inner, outer)` replays a resize."""
-        page = self.open(daemon, 788, window=844)
-        page.focus("#f9")
-        page.wait_for_function("() => document.body.style.paddingBottom === '336px'", timeout=5000)
-        page.wait_for_function("() => ![...insetd.views.values()].some((v) => v.animating)", timeout=5000)
-        page.evaluate(HEIGHTS)
-        return page
-
     def test_heights_reported_out_of_step_never_pad_a_window_shrunk_away_from_the_keyboard(self):
         """Chromium on Wayland reports a resized window's inner and outer
         heights out of step, in either order (seen under load: the outer
@@ -336,36 +190,6 @@ class ScreenWindowViewport(unittest.TestCase):
             page.wait_for_timeout(1500)
             self.assertEqual(page.evaluate("() => document.body.style.paddingBottom"), "")
             page.wait_for_function("() => document.body.style.paddingBottom === '336px'", timeout=3000)
-            page.close()
-        finally:
-            self.assertEqual(daemon.stop(), 0)
-
-    def test_heights_out_of_step_soon_after_a_turn_never_pad_a_window_shrunk_away(self):
-        """The first 2 s after a rotation take the top first seen on the
-        turned output as provisional; a place it then leaves is still doubted
-        (for 250 ms), so the out-of-step heights of a resize in that time
-        (sway shrinking the window for the OSK as the user switches to it)
-        pad nothing the settled place does not show."""
-        daemon = Daemon(free_port(), origins=[self.origin])
-        try:
-            page = self.padded_under_a_bar(daemon)
-            page.evaluate("""() => {
-                // The output turned and back within a frame, as the viewport sees it:
-                // its top on the portrait output is provisional from here.
-                const output = (w, h) => { Object.defineProperty(screen, 'width', { value: w, configurable: true });
-                    Object.defineProperty(screen, 'height', { value: h, configurable: true }); };
-                output(844, 390); insetd.viewport.candidates();
-                output(390, 844); insetd.viewport.candidates();
-                // The inner height alone shrunk (the outer still 844): the estimate says
-                // y 392 (392..844, 336 covered), the provisional top 56..508 nothing.
-                heights(452, 844);
-                // Then both: y 56, nothing covered.
-                heights(452, 508); }""")
-            self.assertEqual(page.evaluate("() => paddings"), ["", ""])
-            # An estimate that holds its new place past the shorter doubt is taken.
-            page.evaluate("() => heights(452, 844)")
-            self.assertEqual(page.evaluate("() => document.body.style.paddingBottom"), "")
-            page.wait_for_function("() => document.body.style.paddingBottom === '336px'", timeout=1500)
             page.close()
         finally:
             self.assertEqual(daemon.stop(), 0)
