@@ -8,15 +8,21 @@ from window_page import WindowPageTest
 
 
 class TurnedScreen(WindowPageTest):
+    def landscape_keyboard(self, daemon):
+        """The page full screen on the output turned to 844x390, a field
+        focused: the configured 209 at (0, 390 - 209 = 181, 844, 209), all of
+        it over the viewport."""
+        page = self.open(daemon, 844)
+        self.turn(844, 390)
+        page.wait_for_function("() => innerWidth === 844 && insetd.window?.y === 0", timeout=5000)
+        page.focus("#f5")
+        page.wait_for_function("() => insetd.boundingRect.height === 209", timeout=5000)
+        return page
+
     def test_a_turned_screen_shows_no_keyboard_before_insetd_speaks_for_it(self):
         daemon = Daemon(free_port(), origins=[self.origin])
         try:
-            page = self.open(daemon, 844)
-            self.turn(844, 390)
-            page.wait_for_function("() => innerWidth === 844 && insetd.window?.y === 0", timeout=5000)
-            page.focus("#f5")
-            # Landscape: the configured 209 at (0, 390 - 209 = 181, 844, 209), all of it over the viewport.
-            page.wait_for_function("() => insetd.boundingRect.height === 209", timeout=5000)
+            page = self.landscape_keyboard(daemon)
             page.wait_for_function("() => document.body.style.paddingBottom === '209px'", timeout=5000)
             # insetd's word reaches the page 400 ms late; every frame the page draws is logged.
             page.evaluate("""() => { window.frames_ = [];
@@ -53,11 +59,7 @@ class TurnedScreen(WindowPageTest):
         until insetd's portrait frame (0, 508, 390, 336)."""
         daemon = Daemon(free_port(), origins=[self.origin])
         try:
-            page = self.open(daemon, 844)
-            self.turn(844, 390)
-            page.wait_for_function("() => innerWidth === 844 && insetd.window?.y === 0", timeout=5000)
-            page.focus("#f5")
-            page.wait_for_function("() => insetd.boundingRect.height === 209", timeout=5000)
+            page = self.landscape_keyboard(daemon)
             landscape = page.evaluate("""() => insetd.log.filter((e) => e.direction === 'in'
                 && e.message.type === 'keyboard').pop().message""")
             self.assertEqual(landscape["end"], {"x": 0, "y": 181, "width": 844, "height": 209})
