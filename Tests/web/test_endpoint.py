@@ -1,19 +1,17 @@
 """The WebSocket endpoint's rules, through a real browser: origins, the same
 errors as the socket, the size limit, control commands, the static files."""
 import http.client
-import http.server
 import json
 import os
 import base64
 import re
 import socket
 import struct
-import threading
 import time
 import unittest
 
 import harness
-from harness import Daemon, LineClient, free_port
+from harness import Daemon, LineClient, free_port, serve_page
 
 
 class Endpoint(unittest.TestCase):
@@ -30,23 +28,8 @@ class Endpoint(unittest.TestCase):
             window.insetd = connect({{ name: "other-origin" }});
             window.refused = false;
             insetd.socket.addEventListener("close", () => {{ window.refused = !insetd.connected; }});
-            </script>""".encode()
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html")
-                self.send_header("Content-Length", str(len(page_html)))
-                self.end_headers()
-                self.wfile.write(page_html)
-
-            def log_message(self, *args):
-                pass
-
-        server = http.server.HTTPServer(("127.0.0.1", self.other_port), Handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        self.addCleanup(server.shutdown)
-        self.addCleanup(server.server_close)
+            </script>"""
+        serve_page(self, self.other_port, page_html)
 
     def test_a_page_of_another_origin_is_refused_unless_allowed(self):
         port = free_port()

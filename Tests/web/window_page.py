@@ -7,11 +7,9 @@ smaller viewport through Chromium's device-metrics override, as a compositor
 shrinking the window for an OSK's exclusive zone does. Hand-derived values:
 the portrait keyboard is (0, 508, 390, 336) on the screen.
 """
-import http.server
-import threading
 import unittest
 
-from harness import free_port
+from harness import free_port, serve_page
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8">
 <style>body {{ margin: 0; font: 18px sans-serif; }} input {{ display: block; margin: 8px; height: 40px; }}</style>
@@ -46,23 +44,7 @@ class WindowPageTest(unittest.TestCase):
 
     def serve(self, html):
         """The test page, from an origin of its own (listed in websocket.origins)."""
-        body = html.encode()
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        server = http.server.HTTPServer(("127.0.0.1", self.port), Handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        self.addCleanup(server.server_close)
-        self.addCleanup(server.shutdown)
+        serve_page(self, self.port, html)
 
     def open(self, daemon, height, window=None, options=""):
         import harness

@@ -37,7 +37,6 @@ import json
 import os
 import subprocess
 
-from frame_rule import Frame
 from kiosk_session import OUTPUT
 from kiosk_windows import OTHER, OtherWindow
 import threading
@@ -155,12 +154,16 @@ class Transitions:
 
     def unshrunk(self, frame):
         """The app window's viewport height with no keyboard, for the way the
-        screen is turned at `frame`: the output's height less what the
-        browser puts above the viewport (the app window's bar), known from
+        screen is turned at `frame` (`unshrunk_at`)."""
+        return self.unshrunk_at(frame.width)
+
+    def unshrunk_at(self, width):
+        """The same for a viewport `width` wide: the output's height less what
+        the browser puts above the viewport (the app window's bar), known from
         the portrait window before any keyboard; the portrait one where the
         app logs no width."""
         base = self.run.base_inner
-        if base is None or frame.width is None or round(frame.width) != OUTPUT[1]:
+        if base is None or width is None or round(width) != OUTPUT[1]:
             return base
         return OUTPUT[0] - (OUTPUT[1] - base)
 
@@ -223,7 +226,7 @@ class Transitions:
             r = page.fresh_report(window=window)
             if not r or r["active"] != field or r["animating"]:
                 return False, r
-            base = self.unshrunk(Frame(0, r["innerHeight"], 0, None, 0, None, None, r.get("innerWidth")))
+            base = self.unshrunk_at(r.get("innerWidth"))
             shrunk = run.mode == "app" and base is not None and r["innerHeight"] < base - 0.5
             covered = 0 if shrunk else run.zone
             # The inset is the keyboard's cover of the scroller the app follows
