@@ -32,9 +32,8 @@ package protocol OSKBackend: AnyObject {
     var reportsFrame: Bool { get }
     /// How the keyboard moves on the screen when it shows or hides: `.none`
     /// where it appears at once; nil where the bridge cannot say (insetd's
-    /// configured animation stands). `onSway`: the compositor is sway, which
-    /// draws a layer surface in full in the frame it is mapped.
-    func animation(onSway: Bool) -> Animation?
+    /// configured animation stands). `compositor`: the session's, when known.
+    func animation(on compositor: Compositor?) -> Animation?
     /// Whether `focusedWindow()` reads where the compositor draws its focused
     /// window (GNOME Shell, through insetd's extension): the bridge relays it
     /// to insetd, which places a client that cannot know its window's place.
@@ -54,7 +53,7 @@ extension OSKBackend {
     package var reportsFrame: Bool { false }
     package var readsFocusedWindow: Bool { false }
     package func focusedWindow() -> Rect? { nil }
-    package func animation(onSway: Bool) -> Animation? { nil }
+    package func animation(on compositor: Compositor?) -> Animation? { nil }
     package func hardwareKeyboard(_ usable: Bool) {}
     package func restore() {}
 }

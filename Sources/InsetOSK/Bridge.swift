@@ -223,7 +223,9 @@ package final class Bridge {
             feed(
                 .oskAttached(
                     name: backend.name, observable: observable, configured: heights, measurable: swayReadable,
-                    reportsVisibility: backend.usesBus, animation: backend.animation(onSway: swayReadable),
+                    reportsVisibility: backend.usesBus,
+                    animation: backend.animation(
+                        on: swayReadable ? .sway : Compositor.running(environment: ProcessInfo.processInfo.environment)),
                     reportsFrame: backend.reportsFrame),
                 now: now)
         } catch {

@@ -16,7 +16,7 @@ final class GnomeShellKeyboard: OSKBackend {
     let name = "gnome"
     /// GNOME Shell 43's keyboard.js slides the keyboard in over 150 ms
     /// (KEYBOARD_ANIMATION_TIME, easing out; its hide eases in).
-    func animation(onSway: Bool) -> Animation? { Animation(duration: .milliseconds(150), curve: .easeOut) }
+    func animation(on compositor: Compositor?) -> Animation? { Animation(duration: .milliseconds(150), curve: .easeOut) }
     let usesBus = true
     private let setting: GnomeSetting
     private var bus: DBusConnection?

@@ -9,9 +9,11 @@ final class Squeekboard: OSKBackend {
     static let busName = "sm.puri.OSK0"
     static let path = "/sm/puri/OSK0"
     let name = "squeekboard"
-    /// It draws its layer surface whole, with no slide of its own; sway maps
-    /// it in one frame (other compositors may slide layer surfaces in).
-    func animation(onSway: Bool) -> Animation? { onSway ? Animation.none : nil }
+    /// It draws its layer surface whole, with no slide of its own; whether it
+    /// appears at once is the compositor's to say.
+    func animation(on compositor: Compositor?) -> Animation? {
+        compositor?.drawsLayerSurfacesWhole == true ? Animation.none : nil
+    }
     let usesBus = true
     private var bus: DBusConnection?
     private let setting: GnomeSetting?

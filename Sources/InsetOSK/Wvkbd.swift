@@ -13,9 +13,11 @@ import InsetCore
 /// portrait and landscape heights (`-H`, `-L`) are the keyboard's frame.
 final class Wvkbd: OSKBackend {
     let name = "wvkbd"
-    /// It draws its layer surface whole, with no slide of its own; sway maps
-    /// it in one frame (other compositors may slide layer surfaces in).
-    func animation(onSway: Bool) -> Animation? { onSway ? Animation.none : nil }
+    /// It draws its layer surface whole, with no slide of its own; whether it
+    /// appears at once is the compositor's to say.
+    func animation(on compositor: Compositor?) -> Animation? {
+        compositor?.drawsLayerSurfacesWhole == true ? Animation.none : nil
+    }
     let usesBus = false
     private let options: BackendOptions
     private var pid: Int32?

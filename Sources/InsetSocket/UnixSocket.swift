@@ -112,3 +112,27 @@ extension UnixSocket {
         csocket_accept_nonblocking(listener)
     }
 }
+
+extension UnixSocket {
+    /// The process listening on the stream socket at `path` (`SO_PEERCRED` of a
+    /// connection made and closed at once): who a session's Wayland compositor
+    /// is, which no protocol message says.
+    public static func listeningProcess(at path: String) throws(UnixSocketError) -> Int32 {
+        let fd = try connect(path)
+        defer { close(fd) }
+        var credentials = SocketPeerCredentials()
+        var length = socklen_t(MemoryLayout<SocketPeerCredentials>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, credentials.pid > 0 else {
+            throw UnixSocketError(operation: "peer credentials of", path: path, errno: errno)
+        }
+        return credentials.pid
+    }
+}
+
+/// `struct ucred` (pid, uid, gid), which Glibc's Swift module leaves out because
+/// it is guarded by `_GNU_SOURCE`; its layout is fixed kernel ABI.
+private struct SocketPeerCredentials {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
+}

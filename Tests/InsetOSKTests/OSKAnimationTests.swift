@@ -81,13 +81,18 @@ import Testing
     }
 
     @Test func eachBackendSaysWhatItKnows() {
-        #expect(Squeekboard(setting: nil).animation(onSway: true) == Self.atOnce)
-        #expect(Squeekboard(setting: nil).animation(onSway: false) == nil, "another compositor may slide it in")
-        #expect(Wvkbd(options: BackendOptions()).animation(onSway: true) == Self.atOnce)
-        #expect(KWinVirtualKeyboard(log: BridgeLog()).animation(onSway: false) == nil)
+        for compositor in [Compositor.sway, .mir] {
+            #expect(Squeekboard(setting: nil).animation(on: compositor) == Self.atOnce)
+            #expect(Wvkbd(options: BackendOptions()).animation(on: compositor) == Self.atOnce)
+        }
+        for compositor in [Compositor.phoc, .kwin, .other("labwc"), nil] {
+            #expect(Squeekboard(setting: nil).animation(on: compositor) == nil, "\(String(describing: compositor)) may slide it in")
+            #expect(Wvkbd(options: BackendOptions()).animation(on: compositor) == nil)
+        }
+        #expect(KWinVirtualKeyboard(log: BridgeLog()).animation(on: .kwin) == nil)
         // GNOME Shell 43's keyboard.js: KEYBOARD_ANIMATION_TIME 150, EASE_OUT_QUAD.
         #expect(
-            GnomeShellKeyboard(setting: GnomeSetting(log: BridgeLog())).animation(onSway: false)
+            GnomeShellKeyboard(setting: GnomeSetting(log: BridgeLog())).animation(on: .gnomeShell)
                 == Animation(duration: .milliseconds(150), curve: .easeOut))
     }
 }

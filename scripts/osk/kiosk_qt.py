@@ -57,7 +57,9 @@ class Qt:
             "qt", "env", "QT_QPA_PLATFORM=wayland", "QT_WAYLAND_DISABLE_WINDOWDECORATION=1",
             f"INSETD_SOCKET={self.socket}", f"QML_IMPORT_PATH={self.build}",
             # QT_LOG=insetd.debug=true: the module's debug lines, stamped, in the app's log.
-            *([f"QT_LOGGING_RULES={os.environ['QT_LOG']}", "QT_MESSAGE_PATTERN=%{time yyyy-MM-ddThh:mm:ss.zzz} %{message}"]
+            # Qt logs to the journal, not stderr, unless told to.
+            *([f"QT_LOGGING_RULES={os.environ['QT_LOG']}", "QT_FORCE_STDERR_LOGGING=1",
+               "QT_MESSAGE_PATTERN=%{time yyyy-MM-ddThh:mm:ss.zzz} %{message}"]
               if os.environ.get("QT_LOG") else []),
             QML, os.path.join(self.root, "scripts", "osk", "kiosk_qt.qml"), "--",
             url, os.path.join(self.root, "Examples", "qt", "main.qml"), window,

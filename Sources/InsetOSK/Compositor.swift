@@ -1,0 +1,77 @@
+import Glibc
+import InsetSocket
+
+/// The Wayland compositor of the bridge's session, known by the process behind
+/// `$WAYLAND_DISPLAY`. How an OSK's layer surface reaches the screen depends on
+/// it, not on the OSK: squeekboard and wvkbd draw themselves whole, and a
+/// compositor either maps the surface in one frame or slides it in.
+package enum Compositor: Equatable, Sendable {
+    case sway
+    case mir
+    case phoc
+    case kwin
+    case gnomeShell
+    case other(String)
+
+    /// Whether a layer surface is on the screen whole in the frame it is mapped:
+    /// sway (wlroots' scene, no effects), Mir 2.12 (miral-shell; stop 52 read
+    /// Xvfb's framebuffer every 2 ms: squeekboard's 150 rows appear and go in
+    /// one frame). phoc and KWin are not known to, so they say nothing.
+    package var drawsLayerSurfacesWhole: Bool {
+        switch self {
+        case .sway, .mir: true
+        case .phoc, .kwin, .gnomeShell, .other: false
+        }
+    }
+
+    /// The compositor by its process's name (`/proc/PID/comm`), or by the Mir
+    /// server library it runs on (a shell built on Mir goes by any name).
+    package init(processName: String, mappedFiles: [String] = []) {
+        switch processName {
+        case "sway": self = .sway
+        case "phoc": self = .phoc
+        case "kwin_wayland": self = .kwin
+        case "gnome-shell": self = .gnomeShell
+        case _ where processName.hasPrefix("miral-") || processName == "ubuntu-frame": self = .mir
+        case _ where mappedFiles.contains(where: { $0.contains("/libmiral.so") || $0.contains("/libmirserver.so") }):
+            self = .mir
+        default: self = .other(processName)
+        }
+    }
+
+    /// The session's compositor: nil without `$WAYLAND_DISPLAY`, or when its
+    /// socket does not answer.
+    package static func running(environment: [String: String]) -> Compositor? {
+        guard let display = environment["WAYLAND_DISPLAY"], !display.isEmpty else { return nil }
+        let path: String
+        if display.hasPrefix("/") {
+            path = display
+        } else if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            path = runtime + "/" + display
+        } else {
+            return nil
+        }
+        guard let pid = try? UnixSocket.listeningProcess(at: path),
+            let comm = readSmallFile("/proc/\(pid)/comm")
+        else { return nil }
+        let name = String(comm.split(separator: "\n").first ?? "")
+        let maps = readSmallFile("/proc/\(pid)/maps", limit: 1 << 20) ?? ""
+        return Compositor(processName: name, mappedFiles: maps.split(separator: "\n").map(String.init))
+    }
+
+    /// A /proc file's text (at most `limit` bytes); nil when it cannot be read.
+    private static func readSmallFile(_ path: String, limit: Int = 4096) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < limit {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
