@@ -77,7 +77,7 @@ package enum Backends {
         case .squeekboard: Squeekboard(setting: options.squeekboardFollowsSetting ? GnomeSetting(log: log) : nil)
         case .kwin: KWinVirtualKeyboard(log: log)
         case .wvkbd: Wvkbd(options: options)
-        case .gnome: GnomeShellKeyboard(setting: GnomeSetting(log: log))
+        case .gnome: GnomeShellKeyboard(log: log)
         case .auto: nil
         }
     }

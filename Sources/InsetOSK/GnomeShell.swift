@@ -7,8 +7,10 @@ import InsetCore
 /// `Eval` needs unsafe mode. The extension shows and hides it, says whether it
 /// is up and where (its frame, for insetd to publish the real keyboard), and
 /// where the focused window is drawn (for insetd to place its client). With
-/// a hardware keyboard, `screen-keyboard-enabled` is turned off (and restored),
-/// as before the extension existed.
+/// a hardware keyboard the extension keeps the keyboard from opening by itself
+/// (`SetHardwareKeyboard`), until told otherwise or the bridge leaves the bus:
+/// `screen-keyboard-enabled` off would have GNOME 43 destroy its keyboard and
+/// take the keyboard focus from the app's window.
 final class GnomeShellKeyboard: OSKBackend {
     static let busName = "org.insetd.Shell1"
     static let path = "/org/insetd/Shell1"
@@ -18,11 +20,11 @@ final class GnomeShellKeyboard: OSKBackend {
     /// (KEYBOARD_ANIMATION_TIME, easing out; its hide eases in).
     func animation(on compositor: Compositor?) -> Animation? { Animation(duration: .milliseconds(150), curve: .easeOut) }
     let usesBus = true
-    private let setting: GnomeSetting
     private var bus: DBusConnection?
+    private let log: BridgeLog
 
-    init(setting: GnomeSetting) {
-        self.setting = setting
+    init(log: BridgeLog) {
+        self.log = log
     }
 
     func attach(bus: DBusConnection?, changed: @escaping () -> Void) throws(OSKError) {
@@ -79,6 +81,13 @@ final class GnomeShellKeyboard: OSKBackend {
         return Rect(x: Double(r.x), y: Double(r.y), width: Double(r.width), height: Double(r.height))
     }
 
-    func hardwareKeyboard(_ usable: Bool) { setting.override(usable ? false : nil) }
-    func restore() { setting.override(nil) }
+    func hardwareKeyboard(_ usable: Bool) {
+        do {
+            try bus?.call(Self.busName, Self.path, Self.interface, "SetHardwareKeyboard", [.bool(usable)])
+        } catch {
+            log.info("gnome: SetHardwareKeyboard on \(Self.busName): \(error)")
+        }
+    }
+
+    func restore() { hardwareKeyboard(false) }
 }

@@ -92,7 +92,7 @@ import Testing
         #expect(KWinVirtualKeyboard(log: BridgeLog()).animation(on: .kwin) == nil)
         // GNOME Shell 43's keyboard.js: KEYBOARD_ANIMATION_TIME 150, EASE_OUT_QUAD.
         #expect(
-            GnomeShellKeyboard(setting: GnomeSetting(log: BridgeLog())).animation(on: .gnomeShell)
+            GnomeShellKeyboard(log: BridgeLog()).animation(on: .gnomeShell)
                 == Animation(duration: .milliseconds(150), curve: .easeOut))
     }
 }

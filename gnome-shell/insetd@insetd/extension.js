@@ -10,6 +10,13 @@
 // the text cursor is under the keyboard: insetd's clients make room for the
 // keyboard themselves (padding, scrolling), and a slide on top of that counts
 // the keyboard twice (the window moved up by its height and padded by it).
+//
+// While insetd-osk says a hardware keyboard is usable (SetHardwareKeyboard),
+// the keyboard does not open by itself at a text field's request. Turning the
+// a11y setting off instead makes GNOME 43 destroy its keyboard, and the
+// focused window loses its keyboard focus with it (a Qt app stays inactive).
+// The hold ends with the caller: when it leaves the bus, the keyboard opens
+// by itself again.
 const { Gio, GLib } = imports.gi;
 const Main = imports.ui.main;
 const KeyboardUI = imports.ui.keyboard;
@@ -17,6 +24,8 @@ const KeyboardUI = imports.ui.keyboard;
 const IFACE = `<node><interface name="org.insetd.Shell1">
   <method name="Show"/>
   <method name="Hide"/>
+  <method name="SetHardwareKeyboard"><arg type="b" name="usable" direction="in"/></method>
+  <property name="HardwareKeyboard" type="b" access="read"/>
   <property name="Ready" type="b" access="read"/>
   <property name="Visible" type="b" access="read"/>
   <property name="KeyboardFrame" type="(iiii)" access="read"/>
@@ -29,6 +38,8 @@ const IFACE = `<node><interface name="org.insetd.Shell1">
 class InsetdShell {
     constructor() {
         this._signals = [];
+        this._held = false;
+        this._holder = 0;
     }
 
     enable() {
@@ -37,6 +48,16 @@ class InsetdShell {
         // null: no window to slide; a window slid before still slides back.
         KeyboardUI.Keyboard.prototype._setFocusWindow = function () {
             setFocusWindow.call(this, null);
+        };
+        const open = KeyboardUI.Keyboard.prototype.open;
+        this._open = open;
+        const shell = this;
+        // Every way it opens goes through here: a text field's input panel
+        // request, the Shell's own entries, Show (insetd-osk sends none while
+        // a hardware keyboard is usable).
+        KeyboardUI.Keyboard.prototype.open = function (...args) {
+            if (!shell._held)
+                open.apply(this, args);
         };
         this._dbus = Gio.DBusExportedObject.wrapJSObject(IFACE, this);
         this._dbus.export(Gio.DBus.session, '/org/insetd/Shell1');
@@ -55,7 +76,9 @@ class InsetdShell {
 
     disable() {
         this._unwatchWindow();
+        this._release();
         KeyboardUI.Keyboard.prototype._setFocusWindow = this._setFocusWindow;
+        KeyboardUI.Keyboard.prototype.open = this._open;
         for (const [object, id] of this._signals)
             object.disconnect(id);
         this._signals = [];
@@ -116,6 +139,32 @@ class InsetdShell {
             imports.misc.ibusManager.getIBusManager()._oskCompletion = false;
             Main.keyboard.close();
         }
+    }
+
+    SetHardwareKeyboardAsync([usable], invocation) {
+        this._release();
+        if (usable) {
+            this._held = true;
+            // The hold is the caller's: it ends when the caller leaves the bus.
+            this._holder = Gio.bus_watch_name_on_connection(Gio.DBus.session, invocation.get_sender(),
+                Gio.BusNameWatcherFlags.NONE, null, () => this._release());
+        }
+        this._changed('HardwareKeyboard', GLib.Variant.new_boolean(this._held));
+        invocation.return_value(null);
+    }
+
+    _release() {
+        if (this._holder)
+            Gio.bus_unwatch_name(this._holder);
+        this._holder = 0;
+        if (!this._held)
+            return;
+        this._held = false;
+        this._changed('HardwareKeyboard', GLib.Variant.new_boolean(false));
+    }
+
+    get HardwareKeyboard() {
+        return this._held;
     }
 
     get Ready() {
