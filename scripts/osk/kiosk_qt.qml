@@ -104,7 +104,7 @@ Window {
         const v = form.mapToItem(null, 0, 0, form.width, form.height)
         const margin = form.bottomMargin - ownMargin
         const out = {
-            seq: seq, focusedAt: focusedAt, connected: form.Insetd.keyboard.connected, winActive: app.active, fieldFocus: field.activeFocus, fieldFocus2: field.focus,
+            seq: seq, focusedAt: focusedAt, connected: form.Insetd.keyboard.connected,
             active: app.activeFocusItem === field ? "target" : (app.activeFocusItem ? app.activeFocusItem.objectName : null),
             field: { x: f.x, y: f.y, width: f.width, height: f.height },
             innerWidth: app.width, innerHeight: app.height, outerWidth: app.width, outerHeight: app.height,
