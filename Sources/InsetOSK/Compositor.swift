@@ -25,15 +25,17 @@ package enum Compositor: Equatable, Sendable {
     }
 
     /// The compositor by its process's name (`/proc/PID/comm`), or by the Mir
-    /// server library it runs on (a shell built on Mir goes by any name).
-    package init(processName: String, mappedFiles: [String] = []) {
+    /// server library it runs on (a shell built on Mir goes by any name):
+    /// `mappedFiles` is read only when the name says nothing.
+    package init(processName: String, mappedFiles: @autoclosure () -> [String] = []) {
         switch processName {
         case "sway": self = .sway
         case "phoc": self = .phoc
-        case "kwin_wayland": self = .kwin
+        // Plasma's kwin_wayland_wrapper makes the socket (comm: 15 bytes).
+        case _ where processName.hasPrefix("kwin_wayland"): self = .kwin
         case "gnome-shell": self = .gnomeShell
         case _ where processName.hasPrefix("miral-") || processName == "ubuntu-frame": self = .mir
-        case _ where mappedFiles.contains(where: { $0.contains("/libmiral.so") || $0.contains("/libmirserver.so") }):
+        case _ where mappedFiles().contains(where: { $0.contains("/libmiral.so") || $0.contains("/libmirserver.so") }):
             self = .mir
         default: self = .other(processName)
         }
@@ -55,8 +57,9 @@ package enum Compositor: Equatable, Sendable {
             let comm = readSmallFile("/proc/\(pid)/comm")
         else { return nil }
         let name = String(comm.split(separator: "\n").first ?? "")
-        let maps = readSmallFile("/proc/\(pid)/maps", limit: 1 << 20) ?? ""
-        return Compositor(processName: name, mappedFiles: maps.split(separator: "\n").map(String.init))
+        return Compositor(
+            processName: name,
+            mappedFiles: (readSmallFile("/proc/\(pid)/maps", limit: 1 << 20) ?? "").split(separator: "\n").map(String.init))
     }
 
     /// A /proc file's text (at most `limit` bytes); nil when it cannot be read.

@@ -10,7 +10,9 @@ import InsetCore
 /// a hardware keyboard the extension keeps the keyboard from opening by itself
 /// (`SetHardwareKeyboard`), until told otherwise or the bridge leaves the bus:
 /// `screen-keyboard-enabled` off would have GNOME 43 destroy its keyboard and
-/// take the keyboard focus from the app's window.
+/// take the keyboard focus from the app's window. An extension loaded before
+/// it had that method (updated code loads at the next login) gets the setting
+/// turned off instead, and restored.
 final class GnomeShellKeyboard: OSKBackend {
     static let busName = "org.insetd.Shell1"
     static let path = "/org/insetd/Shell1"
@@ -22,9 +24,11 @@ final class GnomeShellKeyboard: OSKBackend {
     let usesBus = true
     private var bus: DBusConnection?
     private let log: BridgeLog
+    private let setting: GnomeSetting
 
     init(log: BridgeLog) {
         self.log = log
+        setting = GnomeSetting(log: log)
     }
 
     func attach(bus: DBusConnection?, changed: @escaping () -> Void) throws(OSKError) {
@@ -84,8 +88,10 @@ final class GnomeShellKeyboard: OSKBackend {
     func hardwareKeyboard(_ usable: Bool) {
         do {
             try bus?.call(Self.busName, Self.path, Self.interface, "SetHardwareKeyboard", [.bool(usable)])
+            if !usable { setting.override(nil) }
         } catch {
-            log.info("gnome: SetHardwareKeyboard on \(Self.busName): \(error)")
+            log.info("gnome: SetHardwareKeyboard on \(Self.busName): \(error); turning screen-keyboard-enabled off instead")
+            setting.override(usable ? false : nil)
         }
     }
 

@@ -116,15 +116,18 @@ extension UnixSocket {
 extension UnixSocket {
     /// The process listening on the stream socket at `path` (`SO_PEERCRED` of a
     /// connection made and closed at once): who a session's Wayland compositor
-    /// is, which no protocol message says.
+    /// is, which no protocol message says. The connect does not wait on a
+    /// listener with a full queue (`EAGAIN`); a listener in another pid
+    /// namespace has no pid here (`ESRCH`).
     public static func listeningProcess(at path: String) throws(UnixSocketError) -> Int32 {
-        let fd = try connect(path)
+        let fd = try connect(path, nonBlocking: true)
         defer { close(fd) }
         var credentials = SocketPeerCredentials()
         var length = socklen_t(MemoryLayout<SocketPeerCredentials>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, credentials.pid > 0 else {
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else {
             throw UnixSocketError(operation: "peer credentials of", path: path, errno: errno)
         }
+        guard credentials.pid > 0 else { throw UnixSocketError(operation: "peer credentials of", path: path, errno: ESRCH) }
         return credentials.pid
     }
 }

@@ -13,6 +13,7 @@ import Testing
         ("sway", [], Compositor.sway),
         ("phoc", [], .phoc),
         ("kwin_wayland", [], .kwin),
+        ("kwin_wayland_wr", [], .kwin),
         ("gnome-shell", [], .gnomeShell),
         ("miral-shell", [], .mir),
         ("miral-kiosk", [], .mir),
@@ -36,7 +37,8 @@ import Testing
     /// A socket this test listens on stands in for `$WAYLAND_DISPLAY`: the
     /// process behind it is this one, named as /proc/self/comm says.
     @Test func foundThroughTheDisplaySocket() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("compositor-\(getpid())").path
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("compositor-\(getpid())-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let listener = try UnixSocket.bind(directory + "/wayland-9")

@@ -12,11 +12,12 @@
 // the keyboard twice (the window moved up by its height and padded by it).
 //
 // While insetd-osk says a hardware keyboard is usable (SetHardwareKeyboard),
-// the keyboard does not open by itself at a text field's request. Turning the
-// a11y setting off instead makes GNOME 43 destroy its keyboard, and the
-// focused window loses its keyboard focus with it (a Qt app stays inactive).
-// The hold ends with the caller: when it leaves the bus, the keyboard opens
-// by itself again.
+// the keyboard does not open at a text field's request, nor when asked; the
+// user's swipe up from the bottom edge still opens it. Turning the a11y
+// setting off instead makes GNOME 43 destroy its keyboard, and the focused
+// window loses its keyboard focus with it (a Qt app stays inactive). Each
+// caller's hold ends when it says so or leaves the bus, so a bridge that
+// crashed leaves none.
 const { Gio, GLib } = imports.gi;
 const Main = imports.ui.main;
 const KeyboardUI = imports.ui.keyboard;
@@ -38,8 +39,8 @@ const IFACE = `<node><interface name="org.insetd.Shell1">
 class InsetdShell {
     constructor() {
         this._signals = [];
-        this._held = false;
-        this._holder = 0;
+        // The callers holding the keyboard shut: unique bus name -> name watch.
+        this._holders = new Map();
     }
 
     enable() {
@@ -49,16 +50,19 @@ class InsetdShell {
         KeyboardUI.Keyboard.prototype._setFocusWindow = function () {
             setFocusWindow.call(this, null);
         };
-        const open = KeyboardUI.Keyboard.prototype.open;
-        this._open = open;
+        // open() is every request (a text field's input panel, the Shell's
+        // own entries, Show); _open() is the show itself, 300 ms after a
+        // request. Both are held, but for the user's swipe (gestureActivate
+        // opens while the gesture is in progress).
         const shell = this;
-        // Every way it opens goes through here: a text field's input panel
-        // request, the Shell's own entries, Show (insetd-osk sends none while
-        // a hardware keyboard is usable).
-        KeyboardUI.Keyboard.prototype.open = function (...args) {
-            if (!shell._held)
-                open.apply(this, args);
-        };
+        this._patched = ['open', '_open'].map(name => {
+            const original = KeyboardUI.Keyboard.prototype[name];
+            KeyboardUI.Keyboard.prototype[name] = function (...args) {
+                if (!shell.HardwareKeyboard || this._gestureInProgress)
+                    original.apply(this, args);
+            };
+            return [name, original];
+        });
         this._dbus = Gio.DBusExportedObject.wrapJSObject(IFACE, this);
         this._dbus.export(Gio.DBus.session, '/org/insetd/Shell1');
         this._name = Gio.bus_own_name_on_connection(Gio.DBus.session, 'org.insetd.Shell1',
@@ -76,9 +80,11 @@ class InsetdShell {
 
     disable() {
         this._unwatchWindow();
-        this._release();
+        for (const sender of [...this._holders.keys()])
+            this._release(sender);
         KeyboardUI.Keyboard.prototype._setFocusWindow = this._setFocusWindow;
-        KeyboardUI.Keyboard.prototype.open = this._open;
+        for (const [name, original] of this._patched)
+            KeyboardUI.Keyboard.prototype[name] = original;
         for (const [object, id] of this._signals)
             object.disconnect(id);
         this._signals = [];
@@ -142,29 +148,52 @@ class InsetdShell {
     }
 
     SetHardwareKeyboardAsync([usable], invocation) {
-        this._release();
-        if (usable) {
-            this._held = true;
-            // The hold is the caller's: it ends when the caller leaves the bus.
-            this._holder = Gio.bus_watch_name_on_connection(Gio.DBus.session, invocation.get_sender(),
-                Gio.BusNameWatcherFlags.NONE, null, () => this._release());
+        try {
+            const sender = invocation.get_sender();
+            const wasHeld = this.HardwareKeyboard;
+            if (usable && !this._holders.has(sender)) {
+                // The caller's hold ends when the caller leaves the bus.
+                this._holders.set(sender, Gio.bus_watch_name_on_connection(Gio.DBus.session, sender,
+                    Gio.BusNameWatcherFlags.NONE, null, () => this._release(sender)));
+            } else if (!usable) {
+                this._release(sender);
+            }
+            if (this.HardwareKeyboard && !wasHeld)
+                this._shutPendingOpen();
+            this._heldChanged(wasHeld);
+            invocation.return_value(null);
+        } catch (error) {
+            invocation.return_dbus_error('org.insetd.Shell1.Error.Failed', String(error));
         }
-        this._changed('HardwareKeyboard', GLib.Variant.new_boolean(this._held));
-        invocation.return_value(null);
     }
 
-    _release() {
-        if (this._holder)
-            Gio.bus_unwatch_name(this._holder);
-        this._holder = 0;
-        if (!this._held)
+    // A request made just before the hold would still open at its 300 ms timer.
+    _shutPendingOpen() {
+        const keyboard = Main.keyboard.keyboardActor;
+        if (!keyboard || keyboard._gestureInProgress)
             return;
-        this._held = false;
-        this._changed('HardwareKeyboard', GLib.Variant.new_boolean(false));
+        keyboard._clearKeyboardRestTimer?.();
+        keyboard._clearShowIdle?.();
+        keyboard._keyboardRequested = false;
+    }
+
+    _release(sender) {
+        const watch = this._holders.get(sender);
+        if (watch === undefined)
+            return;
+        const wasHeld = this.HardwareKeyboard;
+        Gio.bus_unwatch_name(watch);
+        this._holders.delete(sender);
+        this._heldChanged(wasHeld);
+    }
+
+    _heldChanged(wasHeld) {
+        if (this.HardwareKeyboard !== wasHeld)
+            this._changed('HardwareKeyboard', GLib.Variant.new_boolean(this.HardwareKeyboard));
     }
 
     get HardwareKeyboard() {
-        return this._held;
+        return this._holders.size > 0;
     }
 
     get Ready() {

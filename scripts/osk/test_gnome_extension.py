@@ -12,6 +12,7 @@ import shutil
 import sys
 import tempfile
 import textwrap
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -47,13 +48,32 @@ CLIENT = textwrap.dedent("""
             call('Show')
         elif step == 'hide':
             call('Hide')
-            time.sleep(0.5)
+            deadline = time.time() + 3
+            while get('Visible') and time.time() < deadline:
+                time.sleep(0.05)
+        elif step == 'wait':
+            print('waiting', flush=True)
+            time.sleep(60)
         elif step == 'held?':
+            print('held' if get('HardwareKeyboard') else 'free')
+        elif step == 'freed?':
+            # The Shell hears a caller leave the bus a moment after it left.
+            deadline = time.time() + 3
+            while get('HardwareKeyboard') and time.time() < deadline:
+                time.sleep(0.05)
             print('held' if get('HardwareKeyboard') else 'free')
         elif step == 'opens?':
             # GNOME 43 opens 300 ms after the ask, then slides 150 ms.
             print('opened' if visible_within(1.5) else 'closed')
 """)
+
+
+def read(path):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
 
 
 @unittest.skipUnless(os.getuid() == 0 and shutil.which("gnome-shell"), "needs root and GNOME Shell")
@@ -84,13 +104,27 @@ class GnomeExtensionHold(unittest.TestCase):
         # Held: asked to open, it stays closed.
         self.assertEqual(self.client("hold", "held?", "show", "opens?"), ["held", "closed"])
         # That caller has left the bus: the hold went with it.
-        self.assertEqual(self.client("held?", "show", "opens?", "hide"), ["free", "opened"])
+        self.assertEqual(self.client("freed?", "show", "opens?", "hide"), ["free", "opened"])
 
     def test_a_hold_lifted_by_its_caller(self):
         self.assertEqual(self.client("hold", "release", "held?", "show", "opens?", "hide"), ["free", "opened"])
 
     def test_a_second_hold_by_the_same_caller_is_one_hold(self):
         self.assertEqual(self.client("hold", "hold", "release", "held?"), ["free"])
+
+    def test_each_caller_holds_its_own(self):
+        first = self.session.spawn("holder", "python3", "-c", CLIENT, "hold", "wait")
+        try:
+            log = f"{self.directory}/holder.log"
+            deadline = time.time() + 10
+            while "waiting" not in read(log) and time.time() < deadline:
+                time.sleep(0.05)
+            self.assertIn("waiting", read(log))
+            # A second caller's release leaves the first one's hold.
+            self.assertEqual(self.client("hold", "release", "held?", "show", "opens?"), ["held", "closed"])
+        finally:
+            self.processes.stop(first)
+        self.assertEqual(self.client("freed?"), ["free"])
 
 
 if __name__ == "__main__":
