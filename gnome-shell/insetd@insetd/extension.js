@@ -52,8 +52,9 @@ class InsetdShell {
         };
         // open() is every request (a text field's input panel, the Shell's
         // own entries, Show); _open() is the show itself, 300 ms after a
-        // request. Both are held, but for the user's swipe (gestureActivate
-        // opens while the gesture is in progress).
+        // request, so one made just before the hold is held too. Both pass
+        // for the user's swipe (gestureActivate opens while the gesture is in
+        // progress). The 300 ms timer is also a close's: it is left to run.
         const shell = this;
         this._patched = ['open', '_open'].map(name => {
             const original = KeyboardUI.Keyboard.prototype[name];
@@ -158,23 +159,11 @@ class InsetdShell {
             } else if (!usable) {
                 this._release(sender);
             }
-            if (this.HardwareKeyboard && !wasHeld)
-                this._shutPendingOpen();
             this._heldChanged(wasHeld);
             invocation.return_value(null);
         } catch (error) {
             invocation.return_dbus_error('org.insetd.Shell1.Error.Failed', String(error));
         }
-    }
-
-    // A request made just before the hold would still open at its 300 ms timer.
-    _shutPendingOpen() {
-        const keyboard = Main.keyboard.keyboardActor;
-        if (!keyboard || keyboard._gestureInProgress)
-            return;
-        keyboard._clearKeyboardRestTimer?.();
-        keyboard._clearShowIdle?.();
-        keyboard._keyboardRequested = false;
     }
 
     _release(sender) {

@@ -51,6 +51,13 @@ CLIENT = textwrap.dedent("""
             deadline = time.time() + 3
             while get('Visible') and time.time() < deadline:
                 time.sleep(0.05)
+        elif step == 'ask-hide':
+            call('Hide')
+        elif step == 'closes?':
+            deadline = time.time() + 3
+            while get('Visible') and time.time() < deadline:
+                time.sleep(0.05)
+            print('opened' if get('Visible') else 'closed')
         elif step == 'wait':
             print('waiting', flush=True)
             time.sleep(60)
@@ -111,6 +118,12 @@ class GnomeExtensionHold(unittest.TestCase):
 
     def test_a_second_hold_by_the_same_caller_is_one_hold(self):
         self.assertEqual(self.client("hold", "hold", "release", "held?"), ["free"])
+
+    def test_a_keyboard_up_when_the_hold_comes_still_closes(self):
+        # A hardware keyboard plugged in with the keyboard up: insetd-osk asks
+        # it to hide and holds it, the hold while the close is under way.
+        self.assertEqual(self.client("show", "opens?", "ask-hide", "hold", "closes?", "release"), ["opened", "closed"])
+        self.assertEqual(self.client("show", "opens?", "hold", "ask-hide", "closes?", "release"), ["opened", "closed"])
 
     def test_each_caller_holds_its_own(self):
         first = self.session.spawn("holder", "python3", "-c", CLIENT, "hold", "wait")
