@@ -34,7 +34,7 @@ import threading
 import time
 
 from frame_rule import CellJudge, percentile
-from kiosk_gtk_checks import KEYBOARD, check_settled, check_absent, check_killed, module_is_default, window_height
+from kiosk_gtk_checks import KEYBOARD, keyboard_height, check_settled, check_absent, check_killed, module_is_default, window_height
 from kiosk_session import read
 import im_frames as IM
 from osk_surface import ShownHeight, drawn_for
@@ -50,7 +50,9 @@ APP = os.path.join(ROOT, "gtk", "tests", "gtk-app.py")
 DEFAULT_CASES = {"sway": "form:app form:kiosk chat:kiosk adw:app adw:kiosk form:app:wvkbd adw:kiosk:wvkbd hostile turned",
                  "phoc": "form:app adw:app form:kiosk form:app:wvkbd",
                  # GNOME Shell's own keyboard; app: a maximized window under the top bar.
-                 "gnome": "form:app adw:app form:kiosk hostile"}
+                 "gnome": "form:app adw:app form:kiosk hostile",
+                 # Mir 2.12's miral-shell with squeekboard; app: a maximized window, resized for the zone.
+                 "mir": "form:app adw:app form:kiosk hostile"}
 MODES = {"app": "app", "window": "app", "kiosk": "kiosk", "fullscreen": "kiosk"}
 
 
@@ -109,6 +111,12 @@ class Gtk:
             "/usr/bin/python3", APP, *app_args, logname=logname)
 
 
+def typing_works(session):
+    """wtype types through the virtual-keyboard protocol: mutter 43 has none,
+    and Mir 2.12 ignores the keymap wtype sends ("insetd" arrived as "12345")."""
+    return session.compositor not in ("gnome", "mir")
+
+
 def gnome_reading(shell):
     """("up"|"gone"|"moving", what the Shell's keyboard covers of the focused
     window from its bottom), or None: the extension's Visible, KeyboardFrame
@@ -153,6 +161,9 @@ class GtkCell:
             return IM.reading(session, self.osk != "squeekboard")
         if session.compositor == "gnome":
             return gnome_reading(session.gnome)
+        if session.compositor == "mir":
+            zone = session.adapter.keyboard_zone()
+            return None if zone is None else ("up", zone) if zone else ("gone", 0)
         return IM.phoc_reading(session, self.osk, self.mode, self.log_path, self.shown, KEYBOARD["squeekboard"])
 
     def sample(self, process, wanted, deadline):
@@ -192,8 +203,9 @@ class GtkCell:
             self.seconds = time.time() - started
 
     def run_cell(self):
-        gnome = self.session.compositor == "gnome"
-        window = ["--fullscreen"] if self.mode == "kiosk" else ["--maximized"] if gnome else []
+        # GNOME Shell and Mir leave a new window floating at its natural size.
+        floats = self.session.compositor in ("gnome", "mir")
+        window = ["--fullscreen"] if self.mode == "kiosk" else ["--maximized"] if floats else []
         process = self.start_app(self.app.socket, self.layout, *window, "--cycles", str(self.cycles),
                                  "--period", str(self.app.period))
         try:
@@ -202,7 +214,7 @@ class GtkCell:
             # second focus there.
             nth = 2 if self.session.compositor == "phoc" and self.cycles > 1 else 1
             typer = (self.type_after_focus("insetd", nth)
-                     if (self.layout, self.mode) == ("form", "app") and not gnome else None)
+                     if (self.layout, self.mode) == ("form", "app") and typing_works(self.session) else None)
             samples = self.sample(process, self.cycles, time.time() + 6 * self.cycles + 25)
             try:
                 process.wait(timeout=10)
@@ -243,7 +255,7 @@ class GtkCell:
             text = f.read()
         if not module_is_default(text):
             self.fail("the module is not GTK's default (priority 110 above wayland 100)")
-        keyboard = KEYBOARD[self.osk]
+        keyboard = keyboard_height(self.osk, self.session.compositor)
         problems, lines = check_settled(self.log_path, self.layout, self.mode, keyboard, self.session.compositor)
         for line in lines:
             self.notes.append(line)
@@ -276,8 +288,8 @@ class GtkHostile(GtkCell):
     def run_cell(self):
         session, directory = self.session, self.session.dir
         self.log_path = f"{directory}/gtk-hostile-absent-{self.osk}.log"
-        typing = session.compositor != "gnome"
-        # GNOME Shell leaves a new window floating at its natural size: maximized, as in its cells.
+        typing = typing_works(session)
+        # GNOME Shell and Mir leave a new window floating at its natural size: maximized, as in their cells.
         window = [] if typing else ["--maximized"]
         process = self.start_app(f"{directory}/absent.sock", "form", *window, "--cycles", "2", "--max-wait", "0.5",
                                  "--period", str(self.app.period))
@@ -300,7 +312,7 @@ class GtkHostile(GtkCell):
             self.wait_steps("focus", 1)
             # Killed while padded: a first show can take a second (insetd-osk
             # and the OSK starting up), so wait for the padding, not a time.
-            self.wait_padded(KEYBOARD[self.osk])
+            self.wait_padded(keyboard_height(self.osk, session.compositor))
             time.sleep(0.3)
             # insetd itself, SIGKILL: umockdev-run around it then ends by
             # itself and removes its testbed.
@@ -316,7 +328,7 @@ class GtkHostile(GtkCell):
             restarted = time.time()
             self.restart_insetd(insetd.args)
             process.wait(timeout=40)
-            self.report(check_killed(self.log_path, killed, restarted, KEYBOARD[self.osk], typing))
+            self.report(check_killed(self.log_path, killed, restarted, keyboard_height(self.osk, session.compositor), typing))
         except subprocess.TimeoutExpired:
             self.fail("the app did not end after insetd was killed")
         finally:

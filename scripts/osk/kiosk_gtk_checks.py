@@ -32,6 +32,11 @@ window at the screen's top (no placement) puts the keyboard's top 32 px lower
 import json
 
 KEYBOARD = {"squeekboard": 172, "wvkbd": 300, "gnome": 240}
+
+
+def keyboard_height(osk, compositor):
+    """The OSK's height at 540 wide: squeekboard lays itself out 150 high on Mir."""
+    return 150 if (osk, compositor) == ("squeekboard", "mir") else KEYBOARD[osk]
 HEIGHT = 960
 TITLE_BAR = 37
 # GNOME Shell's top bar: a maximized window starts below it.
@@ -41,7 +46,7 @@ UNSCROLLED = {"form": 916, "adw": 888}
 
 
 def title_bar(compositor, layout, mode):
-    return TITLE_BAR if compositor in ("phoc", "gnome") and layout != "adw" and mode == "app" else 0
+    return TITLE_BAR if compositor in ("phoc", "gnome", "mir") and layout != "adw" and mode == "app" else 0
 
 
 def window_height(compositor, mode):
