@@ -16,7 +16,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kiosk_session import Session  # noqa: E402
+from kiosk_session import Session, read  # noqa: E402
 from processes import Processes  # noqa: E402
 
 # One bus connection for the whole script: the hold is this process's while it
@@ -32,13 +32,12 @@ CLIENT = textwrap.dedent("""
         reply = bus.call_sync(NAME, PATH, 'org.freedesktop.DBus.Properties', 'Get',
                               GLib.Variant('(ss)', (IFACE, name)), None, Gio.DBusCallFlags.NONE, 5000, None)
         return reply.unpack()[0]
-    def visible_within(seconds):
+    def settles(name, value, seconds=3.0):
+        # The property once it is `value`, or when `seconds` are up.
         deadline = time.time() + seconds
-        while time.time() < deadline:
-            if get('Visible'):
-                return True
+        while get(name) != value and time.time() < deadline:
             time.sleep(0.05)
-        return False
+        return get(name)
     for step in sys.argv[1:]:
         if step == 'hold':
             call('SetHardwareKeyboard', GLib.Variant('(b)', (True,)))
@@ -48,16 +47,11 @@ CLIENT = textwrap.dedent("""
             call('Show')
         elif step == 'hide':
             call('Hide')
-            deadline = time.time() + 3
-            while get('Visible') and time.time() < deadline:
-                time.sleep(0.05)
+            settles('Visible', False)
         elif step == 'ask-hide':
             call('Hide')
         elif step == 'closes?':
-            deadline = time.time() + 3
-            while get('Visible') and time.time() < deadline:
-                time.sleep(0.05)
-            print('opened' if get('Visible') else 'closed')
+            print('opened' if settles('Visible', False) else 'closed')
         elif step == 'wait':
             print('waiting', flush=True)
             time.sleep(60)
@@ -65,22 +59,11 @@ CLIENT = textwrap.dedent("""
             print('held' if get('HardwareKeyboard') else 'free')
         elif step == 'freed?':
             # The Shell hears a caller leave the bus a moment after it left.
-            deadline = time.time() + 3
-            while get('HardwareKeyboard') and time.time() < deadline:
-                time.sleep(0.05)
-            print('held' if get('HardwareKeyboard') else 'free')
+            print('held' if settles('HardwareKeyboard', False) else 'free')
         elif step == 'opens?':
             # GNOME 43 opens 300 ms after the ask, then slides 150 ms.
-            print('opened' if visible_within(1.5) else 'closed')
+            print('opened' if settles('Visible', True, 1.5) else 'closed')
 """)
-
-
-def read(path):
-    try:
-        with open(path, errors="replace") as f:
-            return f.read()
-    except OSError:
-        return ""
 
 
 @unittest.skipUnless(os.getuid() == 0 and shutil.which("gnome-shell"), "needs root and GNOME Shell")
