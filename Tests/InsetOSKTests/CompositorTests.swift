@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (Compositor.sway, true), (.mir, true), (.phoc, false), (.kwin, false), (.gnomeShell, false),
+        (Compositor.sway, true), (.mir, true), (.phoc, true), (.kwin, false), (.gnomeShell, false),
         (.other("weston"), false),
     ])
     func drawsLayerSurfacesWhole(compositor: Compositor, whole: Bool) {

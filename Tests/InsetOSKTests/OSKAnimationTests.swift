@@ -81,11 +81,11 @@ import Testing
     }
 
     @Test func eachBackendSaysWhatItKnows() {
-        for compositor in [Compositor.sway, .mir] {
+        for compositor in [Compositor.sway, .mir, .phoc] {
             #expect(Squeekboard(setting: nil).animation(on: compositor) == Self.atOnce)
             #expect(Wvkbd(options: BackendOptions()).animation(on: compositor) == Self.atOnce)
         }
-        for compositor in [Compositor.phoc, .kwin, .other("labwc"), nil] {
+        for compositor in [Compositor.kwin, .other("labwc"), nil] {
             #expect(Squeekboard(setting: nil).animation(on: compositor) == nil, "\(String(describing: compositor)) may slide it in")
             #expect(Wvkbd(options: BackendOptions()).animation(on: compositor) == nil)
         }
