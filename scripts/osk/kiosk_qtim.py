@@ -124,8 +124,9 @@ class ImRun:
         if self.session.compositor == "phoc":
             return im_frames.phoc_reading(self.session, self.osk, self.mode, self.log_path, self.shown,
                                           KEYBOARD["squeekboard"])
-        if self.session.compositor == "mir":
-            # Mir's window-management trace: squeekboard's attached window while it says it is Visible.
+        if self.session.compositor in ("mir", "kwin"):
+            # Mir's window-management trace (squeekboard's attached window while
+            # it says it is Visible); KWin's word on maliit and maliit's own log.
             zone = self.session.adapter.keyboard_zone()
             return None if zone is None else ("up", zone) if zone else ("gone", 0)
         return im_frames.reading(self.session, self.osk != "squeekboard")
@@ -170,7 +171,7 @@ class ImRun:
         """Where each step settled: scripts/osk/im-cycle-check against the
         keyboard's height by hand."""
         # squeekboard lays itself out 150 high at 540 wide on Mir.
-        keyboard = 150 if (self.osk, self.session.compositor) == ("squeekboard", "mir") else KEYBOARD[self.osk]
+        keyboard = 150 if (self.osk, self.session.compositor) == ("squeekboard", "mir") else KEYBOARD.get(self.osk, 0)
         argv = [os.path.join(HERE, "im-cycle-check"), self.log_path, str(cycles), "--keyboard", str(keyboard)]
         result = subprocess.run(argv + (["--fullscreen"] if self.mode == "kiosk" else []), capture_output=True, text=True)
         if result.returncode != 0:
