@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import InsetSocket
 
 /// The Wayland compositor of the bridge's session, known by the process behind
@@ -56,27 +60,12 @@ package enum Compositor: Equatable, Sendable {
             return nil
         }
         guard let pid = try? UnixSocket.listeningProcess(at: path),
-            let comm = readSmallFile("/proc/\(pid)/comm")
+            let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)
         else { return nil }
         let name = String(comm.split(separator: "\n").first ?? "")
         return Compositor(
             processName: name,
-            mappedFiles: (readSmallFile("/proc/\(pid)/maps", limit: 1 << 20) ?? "").split(separator: "\n").map(String.init))
-    }
-
-    /// A /proc file's text (at most `limit` bytes); nil when it cannot be read.
-    private static func readSmallFile(_ path: String, limit: Int = 4096) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < limit {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
+            mappedFiles: ((try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? "")
+                .split(separator: "\n").map(String.init))
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import InsetSocket
 import NIOCore
 import Synchronization
 
@@ -66,14 +67,6 @@ package struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
     }
 
     package var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
-}
-
-/// `struct ucred` (pid, uid, gid), which Glibc's Swift module leaves out because
-/// it is guarded by `_GNU_SOURCE`; its layout is fixed kernel ABI.
-struct PeerCredentialsRecord: Sendable {
-    var pid: Int32 = 0
-    var uid: UInt32 = 0
-    var gid: UInt32 = 0
 }
 
 /// Room for `SO_PEERGROUPS`' answer: 1024 groups (4 KiB), far beyond what a

@@ -122,8 +122,8 @@ extension UnixSocket {
     public static func listeningProcess(at path: String) throws(UnixSocketError) -> Int32 {
         let fd = try connect(path, nonBlocking: true)
         defer { close(fd) }
-        var credentials = SocketPeerCredentials()
-        var length = socklen_t(MemoryLayout<SocketPeerCredentials>.size)
+        var credentials = PeerCredentialsRecord()
+        var length = socklen_t(MemoryLayout<PeerCredentialsRecord>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else {
             throw UnixSocketError(operation: "peer credentials of", path: path, errno: errno)
         }
@@ -133,9 +133,12 @@ extension UnixSocket {
 }
 
 /// `struct ucred` (pid, uid, gid), which Glibc's Swift module leaves out because
-/// it is guarded by `_GNU_SOURCE`; its layout is fixed kernel ABI.
-private struct SocketPeerCredentials {
-    var pid: Int32 = 0
-    var uid: UInt32 = 0
-    var gid: UInt32 = 0
+/// it is guarded by `_GNU_SOURCE`; its layout is fixed kernel ABI. What
+/// `SO_PEERCRED` answers, here and for insetd's accepted clients.
+public struct PeerCredentialsRecord: Sendable {
+    public var pid: Int32 = 0
+    public var uid: UInt32 = 0
+    public var gid: UInt32 = 0
+
+    public init() {}
 }
