@@ -49,6 +49,23 @@ def read_log(path):
     return frames, steps, told
 
 
+# The OSKs' heights at 540 wide, as the tests configure them (wvkbd's -H) or
+# find them (squeekboard lays itself out 150 high on Mir).
+KEYBOARD = {"squeekboard": 172, "wvkbd": 300, "gnome": 240}
+
+
+def keyboard_height(osk, compositor):
+    """The OSK's height at 540 wide on `compositor`; None where no test knows it (maliit)."""
+    return 150 if (osk, compositor) == ("squeekboard", "mir") else KEYBOARD.get(osk)
+
+
+def adapter_reading(session):
+    """("up"|"gone", zone) from a compositor adapter's keyboard_zone (Mir's
+    window-management trace, KWin's word on maliit), or None."""
+    zone = session.adapter.keyboard_zone()
+    return None if zone is None else ("up", zone) if zone else ("gone", 0)
+
+
 def reading(session, zone_only):
     """("up"|"gone"|"moving", zone), or None when the session did not answer."""
     try:

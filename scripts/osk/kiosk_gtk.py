@@ -162,8 +162,7 @@ class GtkCell:
         if session.compositor == "gnome":
             return gnome_reading(session.gnome)
         if session.compositor == "mir":
-            zone = session.adapter.keyboard_zone()
-            return None if zone is None else ("up", zone) if zone else ("gone", 0)
+            return IM.adapter_reading(session)
         return IM.phoc_reading(session, self.osk, self.mode, self.log_path, self.shown, KEYBOARD["squeekboard"])
 
     def sample(self, process, wanted, deadline):

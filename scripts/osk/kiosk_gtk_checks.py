@@ -31,12 +31,8 @@ window at the screen's top (no placement) puts the keyboard's top 32 px lower
 """
 import json
 
-KEYBOARD = {"squeekboard": 172, "wvkbd": 300, "gnome": 240}
+from im_frames import KEYBOARD, keyboard_height  # noqa: F401 (kiosk_gtk takes both from here)
 
-
-def keyboard_height(osk, compositor):
-    """The OSK's height at 540 wide: squeekboard lays itself out 150 high on Mir."""
-    return 150 if (osk, compositor) == ("squeekboard", "mir") else KEYBOARD[osk]
 HEIGHT = 960
 TITLE_BAR = 37
 # GNOME Shell's top bar: a maximized window starts below it.

@@ -45,7 +45,7 @@ QML = "/usr/lib/qt6/bin/qml"
 HALF_MS = 1200  # between a focus and its blur: the OSK comes and goes in each half
 # The keyboard's height at 540 wide, by hand: squeekboard's exclusive zone;
 # wvkbd's is its -H (kiosk-test's WVKBD_HEIGHTS[0]).
-KEYBOARD = {"squeekboard": 172, "wvkbd": 300}
+KEYBOARD = im_frames.KEYBOARD
 
 
 class Kind:
@@ -125,10 +125,7 @@ class ImRun:
             return im_frames.phoc_reading(self.session, self.osk, self.mode, self.log_path, self.shown,
                                           KEYBOARD["squeekboard"])
         if self.session.compositor in ("mir", "kwin"):
-            # Mir's window-management trace (squeekboard's attached window while
-            # it says it is Visible); KWin's word on maliit and maliit's own log.
-            zone = self.session.adapter.keyboard_zone()
-            return None if zone is None else ("up", zone) if zone else ("gone", 0)
+            return im_frames.adapter_reading(self.session)
         return im_frames.reading(self.session, self.osk != "squeekboard")
 
     def drawn_at(self, since, up_at, until):
@@ -170,8 +167,7 @@ class ImRun:
     def check_steps(self, cycles):
         """Where each step settled: scripts/osk/im-cycle-check against the
         keyboard's height by hand."""
-        # squeekboard lays itself out 150 high at 540 wide on Mir.
-        keyboard = 150 if (self.osk, self.session.compositor) == ("squeekboard", "mir") else KEYBOARD.get(self.osk, 0)
+        keyboard = im_frames.keyboard_height(self.osk, self.session.compositor) or 0
         argv = [os.path.join(HERE, "im-cycle-check"), self.log_path, str(cycles), "--keyboard", str(keyboard)]
         result = subprocess.run(argv + (["--fullscreen"] if self.mode == "kiosk" else []), capture_output=True, text=True)
         if result.returncode != 0:
