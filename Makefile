@@ -72,7 +72,12 @@ else
 SCRATCH ?= .build-dynamic
 LINK := $(LEAN)
 endif
-SWIFT_BUILD = $(SWIFT) build -c release --scratch-path $(SCRATCH) $(LINK)
+# INSETD_SPEED_PATH: the modules between an evdev read and a client's sendto are
+# compiled for speed (Package.swift); every build into $(SCRATCH) sets it, or the
+# next one compiles them again. Scripts that add to $(SCRATCH) read it with
+# `make -s static-build-env`.
+SPEED_PATH := INSETD_SPEED_PATH=1
+SWIFT_BUILD = $(SPEED_PATH) $(SWIFT) build -c release --scratch-path $(SCRATCH) $(LINK)
 RELEASE = $(SCRATCH)/release
 
 INSTALL ?= install
@@ -89,13 +94,17 @@ BINARIES = $(filter-out $(LINKED_PROGRAMS),$(PROGRAMS))
 # from each binary's own argument definitions (`make man completions`).
 MANPAGES = man/insetd.8 man/insetctl.1 man/insetd-osk.1 man/insetd-testbed.1 man/insetd.yaml.5
 
-.PHONY: static-link-flags all build install uninstall deb man completions check-install clean libinsetd check-libinsetd
+.PHONY: static-link-flags static-build-env all build install uninstall deb man completions check-install clean libinsetd check-libinsetd
 
 all: build libinsetd
 
 # The release build's flags, for scripts that add a product to $(SCRATCH).
 static-link-flags:
 	@echo $(LINK)
+
+# The environment of the release build, for the same scripts.
+static-build-env:
+	@echo $(SPEED_PATH)
 
 # libinsetd: a versioned shared library (SONAME libinsetd.so.1) on json-c,
 # built with the system's C compiler into .build-libinsetd/. The ABI version

@@ -194,3 +194,18 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// The modules on the path from an evdev read to a client's `sendto` (P1, issue 40):
+/// the Makefile builds insetd for size (`-Osize`), and these for speed, where
+/// `-Osize` left generic code unspecialized (runtime metadata lookups, value-witness
+/// copies) and doubled the instructions between the read and the notification
+/// (docs/PERFORMANCE.md, "Stop 53"). Asked for by the Makefile and the scripts that
+/// link as it does (`INSETD_SPEED_PATH=1`), never otherwise: a package that depends
+/// on this one gets no unsafe flags.
+if Context.environment["INSETD_SPEED_PATH"] == "1" {
+    let speedPath: Set = ["InsetCore", "InsetInput", "InsetProtocol", "InsetServer", "InsetDaemon"]
+    for target in package.targets where speedPath.contains(target.name) {
+        // -Xfrontend puts -O after the driver's own -Osize, and the frontend takes the last.
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-O"], .when(configuration: .release))]
+    }
+}
