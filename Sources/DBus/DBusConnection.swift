@@ -23,6 +23,11 @@ package struct DBusError: Error, Hashable, Sendable, CustomStringConvertible {
         name == "org.freedesktop.DBus.Error.ServiceUnknown" || name == "org.freedesktop.DBus.Error.NameHasNoOwner"
     }
 
+    /// The peer has no such method (an older version of it).
+    package var unknownMethod: Bool {
+        name == "org.freedesktop.DBus.Error.UnknownMethod" || name == "org.freedesktop.DBus.Error.UnknownInterface"
+    }
+
     /// The connection to the bus itself is gone (the bus daemon exited or the socket broke).
     package var connectionLost: Bool { [ECONNRESET, ENOTCONN, EPIPE, ESHUTDOWN, ECONNREFUSED].contains(errno) }
 

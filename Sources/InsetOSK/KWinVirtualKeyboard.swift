@@ -41,6 +41,7 @@ final class KWinVirtualKeyboard: OSKBackend {
     func attach(bus: DBusConnection?, changed: @escaping () -> Void) throws(OSKError) {
         guard let bus else { throw OSKError("kwin: no session bus") }
         self.changed = changed
+        forceActivates = true
         if self.bus !== bus {
             try watch(bus, changed)
             do { try bus.export(KWinScript.path) { [weak self] call in self?.received(call) ?? .done } } catch {
@@ -73,12 +74,31 @@ final class KWinVirtualKeyboard: OSKBackend {
         }
     }
 
+    /// A show is `forceActivate` (KWin 5.24 and later): `active` alone starts
+    /// the input method but shows its panel only for a window whose text input
+    /// asks for it, and an app whose toolkit talks to insetd instead (the Qt and
+    /// GTK input-method modules) never does. A KWin without the method gets
+    /// `active`, as a hide always does.
     func setVisible(_ visible: Bool) throws(OSKError) {
         guard let bus else { throw OSKError("kwin: no session bus") }
+        if visible, forceActivates {
+            do {
+                try bus.call(Self.busName, Self.path, Self.interface, "forceActivate", [])
+                return
+            } catch where error.unknownMethod {
+                log.info("kwin: \(Self.busName) has no forceActivate (\(error)); setting active instead")
+                forceActivates = false
+            } catch {
+                throw OSKError("kwin: forceActivate on \(Self.busName)", error)
+            }
+        }
         do { try bus.setBoolProperty(Self.busName, Self.path, Self.interface, "active", visible) } catch {
             throw OSKError("kwin: set active=\(visible) on \(Self.busName)", error)
         }
     }
+
+    /// Whether this KWin has `forceActivate` (until a call says it has not).
+    private var forceActivates = true
 
     /// KWin's `visible`, once KWin has laid the keyboard out: with the
     /// panel kept from an earlier show, KWin says `visible` about 120 ms

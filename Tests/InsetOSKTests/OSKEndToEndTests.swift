@@ -207,7 +207,8 @@ struct OSKEndToEndTests {
         #expect(missing.components(separatedBy: "ServiceUnknown").count == 2, "one line, not one per retry:\n\(missing)")
 
         // KWin's interface appears: the bridge enables the keyboard and drives `active`.
-        func startKWin() async throws -> SpawnedProcess {
+        // forceActivate: KWin 5.24 and later (activates and shows the panel); without it, `active`.
+        func startKWin(forceActivate: Bool = false) async throws -> SpawnedProcess {
             let mock = try session.spawn(["python3", "-m", "dbusmock", "--session"] + kwin, log: "kwin.log")
             #expect(await waitUntil(seconds: 10) {
                 (try? await session.run(["busctl", "--user", "status", kwin[0]]))?.status == 0 })
@@ -215,7 +216,18 @@ struct OSKEndToEndTests {
                 ["busctl", "--user", "call", kwin[0], kwin[1], "org.freedesktop.DBus.Mock", "AddProperties", "sa{sv}", kwin[2],
                  "5", "available", "b", "true", "enabled", "b", "false", "active", "b", "false", "visible", "b", "false",
                  "activeClientSupportsTextInput", "b", "true"])
+            if forceActivate {
+                try await session.run(
+                    ["busctl", "--user", "call", kwin[0], kwin[1], "org.freedesktop.DBus.Mock", "AddMethod", "sssss", kwin[2],
+                     "forceActivate", "", "", "self.Set('\(kwin[2])', 'active', True)"])
+            }
             return mock
+        }
+        func forceActivations() async -> Int? {
+            // GetMethodCalls answers "a(tav) N ...": N calls so far.
+            let reply = try? await session.run(
+                ["busctl", "--user", "call", kwin[0], kwin[1], "org.freedesktop.DBus.Mock", "GetMethodCalls", "s", "forceActivate"])
+            return reply.flatMap { Int($0.output.split(separator: " ").dropFirst().first ?? "") }
         }
         func emit(visible: Bool) async throws {
             try await session.run(["busctl", "--user", "set-property"] + kwin + ["visible", "b", "\(visible)"])
@@ -249,14 +261,19 @@ struct OSKEndToEndTests {
         #expect(await waitUntil(seconds: 5) { keyboardFrame(await status(session.socket)) == nil })
         #expect(session.log("insetd-osk.log").contains("kwin was hidden by itself or its user"))
 
-        // KWin crashes and comes back: the bridge drives the new one.
+        #expect(session.log("insetd-osk.log").contains("has no forceActivate"))
+
+        // KWin crashes and comes back, a KWin with forceActivate: the bridge
+        // drives the new one, and shows with forceActivate (`active` alone
+        // shows no panel to an app whose toolkit talks to insetd instead).
         mock.signal(SIGKILL)
         _ = mock.wait()
         app.blur()
         try await Task.sleep(for: .milliseconds(500))
-        mock = try await startKWin()
+        mock = try await startKWin(forceActivate: true)
         app.focus()
         #expect(await waitUntil(seconds: 10) { await session.busBool(kwin[0], kwin[1], kwin[2], "active") == true })
+        #expect(await (forceActivations() ?? 0) >= 1)
         #expect(session.log("insetd-osk.log").components(separatedBy: "driving kwin").count == 3)
 
         // The session bus goes away: one line, and insetd keeps serving.

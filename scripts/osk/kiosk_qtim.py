@@ -143,7 +143,7 @@ class ImRun:
             if process.poll() is not None:
                 self.fail("the app is gone")
             self.judge_cells(samples, cycles)
-            self.check_steps(cycles)
+            self.check_steps(cycles, samples)
         finally:
             self.session.processes.stop(process)
 
@@ -164,10 +164,12 @@ class ImRun:
         if self.judge.judged < wanted:
             self.fail(f"only {self.judge.judged} frames could be judged")
 
-    def check_steps(self, cycles):
+    def check_steps(self, cycles, samples):
         """Where each step settled: scripts/osk/im-cycle-check against the
-        keyboard's height by hand."""
-        keyboard = im_frames.keyboard_height(self.osk, self.session.compositor) or 0
+        keyboard's height by hand, or where none is known (maliit, laid out by
+        KWin) the height the screen's readings saw it up at."""
+        keyboard = im_frames.keyboard_height(self.osk, self.session.compositor) \
+            or max((zone for *_, state, zone in samples if state == "up"), default=0)
         argv = [os.path.join(HERE, "im-cycle-check"), self.log_path, str(cycles), "--keyboard", str(keyboard)]
         result = subprocess.run(argv + (["--fullscreen"] if self.mode == "kiosk" else []), capture_output=True, text=True)
         if result.returncode != 0:
