@@ -58,6 +58,22 @@ final class KWinVirtualKeyboard: OSKBackend {
             throw OSKError("kwin: enable the virtual keyboard on \(Self.busName)", error)
         }
         loadScript(bus)
+        // nil: this KWin cannot say (no /Effects), and insetd's configured animation stands.
+        slidesPanel = try? bus.callReturningBool(
+            Self.busName, "/Effects", "org.kde.kwin.Effects", "isEffectLoaded", [.string("slidingpopups")])
+    }
+
+    /// Whether KWin slides the input panel in and out (its sliding-popups
+    /// effect, which KWin loads only where it can animate: not on software
+    /// rendering). maliit draws no slide of its own under KWin, which starts it
+    /// with `MALIIT_ENABLE_ANIMATIONS=0`; without the effect the panel appears
+    /// and goes in one frame.
+    private var slidesPanel: Bool?
+
+    /// At once where KWin does not slide the panel; where it does, how long
+    /// is KWin's setting (not read here), and insetd's configured animation stands.
+    func animation(on compositor: Compositor?) -> Animation? {
+        slidesPanel == false ? Animation.none : nil
     }
 
     private func watch(_ bus: DBusConnection, _ changed: @escaping () -> Void) throws(OSKError) {

@@ -220,6 +220,10 @@ struct OSKEndToEndTests {
                 try await session.run(
                     ["busctl", "--user", "call", kwin[0], kwin[1], "org.freedesktop.DBus.Mock", "AddMethod", "sssss", kwin[2],
                      "forceActivate", "", "", "self.Set('\(kwin[2])', 'active', True)"])
+                // And its effects: no sliding popups (KWin on software rendering loads none).
+                try await session.run(
+                    ["busctl", "--user", "call", kwin[0], kwin[1], "org.freedesktop.DBus.Mock", "AddObject", "ssa{sv}a(ssss)",
+                     "/Effects", "org.kde.kwin.Effects", "0", "1", "isEffectLoaded", "s", "b", "ret = args[0] != 'slidingpopups'"])
             }
             return mock
         }
@@ -262,6 +266,7 @@ struct OSKEndToEndTests {
         #expect(session.log("insetd-osk.log").contains("kwin was hidden by itself or its user"))
 
         #expect(session.log("insetd-osk.log").contains("has no forceActivate"))
+        #expect(!session.log("insetd.log").contains("keyboard animation reported by an OSK bridge"))
 
         // KWin crashes and comes back, a KWin with forceActivate: the bridge
         // drives the new one, and shows with forceActivate (`active` alone
@@ -274,6 +279,9 @@ struct OSKEndToEndTests {
         app.focus()
         #expect(await waitUntil(seconds: 10) { await session.busBool(kwin[0], kwin[1], kwin[2], "active") == true })
         #expect(await (forceActivations() ?? 0) >= 1)
+        // The first KWin could not say how its panel moves (no /Effects); this one draws it whole.
+        #expect(await waitUntil(seconds: 5) {
+            session.log("insetd.log").contains("keyboard animation reported by an OSK bridge animation=none bridge=kwin") })
         #expect(session.log("insetd-osk.log").components(separatedBy: "driving kwin").count == 3)
 
         // The session bus goes away: one line, and insetd keeps serving.
