@@ -199,9 +199,9 @@ let package = Package(
 /// the Makefile builds insetd for size (`-Osize`), and these for speed, where
 /// `-Osize` left generic code unspecialized (runtime metadata lookups, value-witness
 /// copies) and doubled the instructions between the read and the notification
-/// (docs/PERFORMANCE.md, "Stop 53"). Asked for by the Makefile and the scripts that
-/// link as it does (`INSETD_SPEED_PATH=1`), never otherwise: a package that depends
-/// on this one gets no unsafe flags.
+/// (docs/PERFORMANCE.md, "Stop 53"). Only when `INSETD_SPEED_PATH=1` is in the build's
+/// environment, as the Makefile and the scripts that link as it does put it: a
+/// package that depends on this one by URL would be refused for unsafe flags.
 if Context.environment["INSETD_SPEED_PATH"] == "1" {
     let speedPath: Set = ["InsetCore", "InsetInput", "InsetProtocol", "InsetServer", "InsetDaemon"]
     for target in package.targets where speedPath.contains(target.name) {

@@ -3,8 +3,9 @@ import Glibc
 import InsetCore
 
 /// KWin's built-in virtual keyboard (Plasma, Plasma Mobile): `org.kde.KWin`,
-/// `/VirtualKeyboard`, interface `org.kde.kwin.VirtualKeyboard`, whose `active`
-/// property shows and hides it and whose `visible` says whether it is shown.
+/// `/VirtualKeyboard`, interface `org.kde.kwin.VirtualKeyboard`, whose
+/// `forceActivate` shows it (`active` where a KWin lacks the method), whose
+/// `active` false hides it, and whose `visible` says whether it is shown.
 /// Where the focused window is comes from insetd's KWin script (`KWinScript`),
 /// loaded into KWin at each attach and unloaded at exit: KWin moves a
 /// floating window up out of the keyboard's way, which no client can see.
@@ -33,6 +34,14 @@ final class KWinVirtualKeyboard: OSKBackend {
     private var panelReports = false
     /// Since when KWin says `visible` (for `panelWait`).
     private var shownSince: Instant?
+    /// Whether this KWin has `forceActivate` (until a call says it has not).
+    private var forceActivates = true
+    /// Whether this KWin can slide the input panel in and out (nil: it cannot
+    /// say). KWin starts maliit with `MALIIT_ENABLE_ANIMATIONS=0`, so maliit
+    /// draws no slide of its own, and slides the panel in its sliding-popups
+    /// effect, which it supports only where it can animate (not on software
+    /// rendering); without it the panel appears and goes in one frame.
+    private var slidesPanel: Bool?
 
     init(log: BridgeLog) {
         self.log = log
@@ -58,20 +67,20 @@ final class KWinVirtualKeyboard: OSKBackend {
             throw OSKError("kwin: enable the virtual keyboard on \(Self.busName)", error)
         }
         loadScript(bus)
-        // nil: this KWin cannot say (no /Effects), and insetd's configured animation stands.
-        slidesPanel = try? bus.callReturningBool(
-            Self.busName, "/Effects", "org.kde.kwin.Effects", "isEffectLoaded", [.string("slidingpopups")])
+        // Supported, not loaded: whether KWin can animate does not change
+        // while it runs, where the effects it has loaded do (at its start, or
+        // the user's choice).
+        do {
+            slidesPanel = try bus.callReturningBool(
+                Self.busName, "/Effects", "org.kde.kwin.Effects", "isEffectSupported", [.string("slidingpopups")])
+        } catch {
+            slidesPanel = nil
+            log.info("kwin: cannot tell whether \(Self.busName) slides its keyboard in (\(error)); insetd's animation stands")
+        }
     }
 
-    /// Whether KWin slides the input panel in and out (its sliding-popups
-    /// effect, which KWin loads only where it can animate: not on software
-    /// rendering). maliit draws no slide of its own under KWin, which starts it
-    /// with `MALIIT_ENABLE_ANIMATIONS=0`; without the effect the panel appears
-    /// and goes in one frame.
-    private var slidesPanel: Bool?
-
-    /// At once where KWin does not slide the panel; where it does, how long
-    /// is KWin's setting (not read here), and insetd's configured animation stands.
+    /// At once where KWin cannot slide the panel; where it can, how long is
+    /// KWin's setting (not read here), and insetd's configured animation stands.
     func animation(on compositor: Compositor?) -> Animation? {
         slidesPanel == false ? Animation.none : nil
     }
@@ -112,9 +121,6 @@ final class KWinVirtualKeyboard: OSKBackend {
             throw OSKError("kwin: set active=\(visible) on \(Self.busName)", error)
         }
     }
-
-    /// Whether this KWin has `forceActivate` (until a call says it has not).
-    private var forceActivates = true
 
     /// KWin's `visible`, once KWin has laid the keyboard out: with the
     /// panel kept from an earlier show, KWin says `visible` about 120 ms

@@ -212,19 +212,20 @@ struct OSKEndToEndTests {
             let mock = try session.spawn(["python3", "-m", "dbusmock", "--session"] + kwin, log: "kwin.log")
             #expect(await waitUntil(seconds: 10) {
                 (try? await session.run(["busctl", "--user", "status", kwin[0]]))?.status == 0 })
-            try await session.run(
-                ["busctl", "--user", "call", kwin[0], kwin[1], "org.freedesktop.DBus.Mock", "AddProperties", "sa{sv}", kwin[2],
-                 "5", "available", "b", "true", "enabled", "b", "false", "active", "b", "false", "visible", "b", "false",
-                 "activeClientSupportsTextInput", "b", "true"])
+            // The method and the effects first: the bridge attaches once `enabled` reads.
             if forceActivate {
                 try await session.run(
                     ["busctl", "--user", "call", kwin[0], kwin[1], "org.freedesktop.DBus.Mock", "AddMethod", "sssss", kwin[2],
                      "forceActivate", "", "", "self.Set('\(kwin[2])', 'active', True)"])
-                // And its effects: no sliding popups (KWin on software rendering loads none).
+                // No sliding popups: KWin on software rendering supports no animated effect.
                 try await session.run(
                     ["busctl", "--user", "call", kwin[0], kwin[1], "org.freedesktop.DBus.Mock", "AddObject", "ssa{sv}a(ssss)",
-                     "/Effects", "org.kde.kwin.Effects", "0", "1", "isEffectLoaded", "s", "b", "ret = args[0] != 'slidingpopups'"])
+                     "/Effects", "org.kde.kwin.Effects", "0", "1", "isEffectSupported", "s", "b", "ret = args[0] != 'slidingpopups'"])
             }
+            try await session.run(
+                ["busctl", "--user", "call", kwin[0], kwin[1], "org.freedesktop.DBus.Mock", "AddProperties", "sa{sv}", kwin[2],
+                 "5", "available", "b", "true", "enabled", "b", "false", "active", "b", "false", "visible", "b", "false",
+                 "activeClientSupportsTextInput", "b", "true"])
             return mock
         }
         func forceActivations() async -> Int? {
