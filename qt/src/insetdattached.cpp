@@ -101,7 +101,12 @@ void InsetdAttached::fillDescription(void *out) const
     // The app's own margins are the content insets; insetd's bottom goes on top.
     d->content_inset = {flick->property("topMargin").toDouble(), flick->property("leftMargin").toDouble(),
                         m_originalBottomMargin, flick->property("rightMargin").toDouble()};
-    const double contentY = m_animation ? m_targetContentY : flick->property("contentY").toDouble();
+    // While insetd's animation runs, or its offset stands cut to a smaller
+    // margin's range, the offset is insetd's own: the cut is not the user's
+    // scroll, and insetd must not take it for one.
+    const double shown = flick->property("contentY").toDouble();
+    const bool insetdsOwn = m_animation || (m_adjusted && std::abs(shown - m_appliedContentY) < 0.5);
+    const double contentY = insetdsOwn ? m_targetContentY : shown;
     d->content_offset = {flick->property("contentX").toDouble() - flick->property("originX").toDouble(),
                          contentY - flick->property("originY").toDouble()};
     // The app lays its content out itself: insetd must not stretch it.
@@ -145,6 +150,7 @@ void InsetdAttached::apply(insetd_event *event)
         delete m_animation;
     }
     m_appliedBottomMargin = bottomMargin;
+    m_appliedContentY = contentY;
     m_adjusted = m_targetBottomMargin != m_originalBottomMargin;
     setInset(insetd_event_adjustment_get_additional_bottom_inset(event));
     if (ms <= 0) {
@@ -254,17 +260,22 @@ void InsetdAttached::clampToKeyboard()
         return;
     if (std::abs(current - margin) < 0.5 && std::abs(m_appliedBottomMargin - margin) < 0.5)
         return;
+    const bool userScrolled = !m_animation && std::abs(flick->property("contentY").toDouble() - m_appliedContentY) >= 0.5;
     m_appliedBottomMargin = margin;
     m_applying = true;
+    flick->setProperty("bottomMargin", margin);
     if (m_animation) {
         // The scroll goes to insetd's offset at once, within the new margin's
         // range: stopped midway it would read as the user's.
         m_animation->stop();
         delete m_animation;
-        flick->setProperty("bottomMargin", margin);
-        flick->setProperty("contentY", std::min(m_targetContentY, maxContentY(margin)));
-    } else {
-        flick->setProperty("bottomMargin", margin);
+    }
+    // insetd's offset was cut to a smaller margin's range (the window was
+    // clear of the keyboard when it came): with the margin back up, the
+    // field goes where insetd put it, unless the user has scrolled since.
+    if (!userScrolled) {
+        m_appliedContentY = std::min(m_targetContentY, maxContentY(margin));
+        flick->setProperty("contentY", m_appliedContentY);
     }
     m_applying = false;
 }

@@ -74,6 +74,9 @@ private:
     double m_targetBottomMargin = 0;
     // Where insetd's running animation takes contentY.
     double m_targetContentY = 0;
+    // The contentY this module last set (insetd's, cut to the margin's range):
+    // one the Flickable still shows was not the user's scroll.
+    double m_appliedContentY = 0;
     bool m_adjusted = false;
     double m_inset = 0;
     double m_coveredInset = 0;

@@ -197,4 +197,36 @@ TestCase {
         tryCompare(keyboard, "visible", false, 3000)
         tryCompare(flick, "bottomMargin", 10, 3000)
     }
+
+    // The same with content that just fills the view (600 in 600, as Mir's
+    // maximized form): insetd's answer for the grown-back window (margin 210,
+    // contentY 560 - (600 - 210) = 170) comes while the window is still clear
+    // of the keyboard, so it is cut to margin 10 and the offsets that margin
+    // allows: at most 600 + 10 - 600 = 10. When the keyboard covers the window
+    // again the margin goes back to 210 and the field with it: contentY 170.
+    // A scroll of the user's in between stays (contentY 5 is not the module's).
+    function test_8_grown_back_with_short_content_scrolls_the_field_back() {
+        flick.contentHeight = 600
+        for (const scrolled of [false, true]) {
+            win.height = 400
+            tryCompare(win, "height", 400, 1000)
+            wait(100)
+            bottomField.forceActiveFocus()
+            const keyboard = flick.Insetd.keyboard
+            tryCompare(keyboard, "visible", true, 3000)
+            tryCompare(flick, "contentY", 170, 3000)
+            win.height = 600
+            tryCompare(flick, "contentY", 10, 1000)
+            compare(flick.bottomMargin, 10)
+            if (scrolled)
+                flick.contentY = 5
+            tryCompare(keyboard, "rectangle", Qt.rect(0, 400, 400, 200), 1000)
+            tryCompare(flick, "bottomMargin", 210, 3000)
+            compare(flick.contentY, scrolled ? 5 : 170)
+            outside.forceActiveFocus()
+            tryCompare(keyboard, "visible", false, 3000)
+            tryCompare(flick, "bottomMargin", 10, 3000)
+        }
+        flick.contentHeight = 1500
+    }
 }
