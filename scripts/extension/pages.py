@@ -138,7 +138,7 @@ PROBE = r"""<script>
   }
   async function poll() {
     const f = fieldRect();
-    const report = { page: NAME, seq, focusedAt, active: active(), innerWidth, innerHeight, outerHeight,
+    const report = { page: NAME, seq, focusedAt, active: active(), hasFocus: document.hasFocus(), innerWidth, innerHeight, outerHeight,
       field: f && { top: f.top, bottom: f.bottom }, padding: padding(), raised: raised(), vk: vk(), state: state(),
       cost: cost(), hostile: window.hostile || null, frames: frames.splice(0) };
     try {

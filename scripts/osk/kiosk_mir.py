@@ -26,7 +26,11 @@ class Mir:
         self.log = os.path.join(session.dir, "mir.log")
 
     def windows(self):
-        """name -> {state, x, y, width, height}, every window the trace shows alive."""
+        """(name, attached) -> {state, x, y, width, height}, every window the
+        trace shows alive. The OSK's attached window is kept apart from the
+        others: its name is empty, as is that of the full-screen window
+        miral-shell makes at its start and deletes later, whose deletion must
+        not take the keyboard with it."""
         try:
             with open(self.log, "rb") as f:
                 data = f.read()
@@ -34,12 +38,12 @@ class Mir:
             return {}
         alive = {}
         for call, name, state, x, y, width, height in TRACE.findall(data):
-            name = name.decode(errors="replace")
+            key = (name.decode(errors="replace"), state == b"attached")
             if call == b"advise_delete_window":
-                alive.pop(name, None)
+                alive.pop(key, None)
             else:
-                alive[name] = {"state": state.decode(), "x": int(x), "y": int(y), "width": int(width),
-                               "height": int(height)}
+                alive[key] = {"state": state.decode(), "x": int(x), "y": int(y), "width": int(width),
+                              "height": int(height)}
         return alive
 
     def keyboard_zone(self):
@@ -55,5 +59,5 @@ class Mir:
 
     def window_rect(self):
         """The app's window (by its title: the session's app_title)."""
-        found = [w for name, w in self.windows().items() if w["state"] != "attached" and self.session.app_title in name]
+        found = [w for (name, attached), w in self.windows().items() if not attached and self.session.app_title in name]
         return {k: found[0][k] for k in ("x", "y", "width", "height")} if found else None
