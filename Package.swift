@@ -114,7 +114,8 @@ let package = Package(
         .target(name: "CSdBus"),
         .target(name: "DBus", dependencies: ["CSdBus"]),
         // The OSK bridge: follows insetd's keyboard and drives squeekboard, wvkbd, KWin or GNOME.
-        .target(name: "InsetOSK", dependencies: ["DBus", "InsetCore", "InsetProtocol", "InsetSocket"]),
+        .target(name: "InsetOSK", dependencies: ["CWayland", "DBus", "InsetCore", "InsetProtocol", "InsetSocket"]),
+        .target(name: "CWayland"),
         // Unix sockets (the one sockaddr_un set-up, errors with errno) and where insetd's socket is.
         .target(name: "InsetSocket", dependencies: ["CSocketCalls"]),
         .target(name: "CSocketCalls"),

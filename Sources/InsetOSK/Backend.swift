@@ -34,6 +34,9 @@ package protocol OSKBackend: AnyObject {
     /// where it appears at once; nil where the bridge cannot say (insetd's
     /// configured animation stands). `compositor`: the session's, when known.
     func animation(on compositor: Compositor?) -> Animation?
+    /// Whether the OSK is a layer surface that claims an exclusive zone
+    /// (squeekboard, wvkbd): the compositor's usable area then shows it.
+    var claimsExclusiveZone: Bool { get }
     /// Whether `focusedWindow()` reads where the compositor draws its focused
     /// window (GNOME Shell, through insetd's extension): the bridge relays it
     /// to insetd, which places a client that cannot know its window's place.
@@ -54,6 +57,7 @@ extension OSKBackend {
     package var readsFocusedWindow: Bool { false }
     package func focusedWindow() -> Rect? { nil }
     package func animation(on compositor: Compositor?) -> Animation? { nil }
+    package var claimsExclusiveZone: Bool { false }
     package func hardwareKeyboard(_ usable: Bool) {}
     package func restore() {}
 }

@@ -64,6 +64,9 @@ package final class Bridge {
     private var followUps: [BridgeEvent] = []
 
     private let sway = SwayIPC()
+    /// The usable area where the compositor has no IPC for it (Mir),
+    /// for an OSK that claims an exclusive zone; opened at its attach.
+    private var layerGauge: LayerShellGauge?
 
     package init(configuration: BridgeConfiguration) {
         self.configuration = configuration
@@ -214,18 +217,18 @@ package final class Bridge {
             backendBackoff.reset()
             oskChanged = true
             recovered("osk", "driving \(backend.name)")
-            // Its own visibility (a bus OSK), else sway's usable area, confirms a
+            // Its own visibility (a bus OSK), else the usable area, confirms a
             // show; without either (labwc, a stale $SWAYSOCK) a show is taken as done.
-            let swayReadable = (try? sway?.usableArea()) != nil
-            let observable = backend.usesBus ? (try? backend.visible()) != nil : swayReadable
+            let compositor: Compositor? = sway != nil ? .sway : Compositor.running(environment: ProcessInfo.processInfo.environment)
+            openLayerGauge(for: backend, on: compositor)
+            let areaReadable = usableArea() != nil
+            let observable = backend.usesBus ? (try? backend.visible()) != nil : areaReadable
             let heights = ConfiguredHeights(
                 portrait: backend.configuredHeight(landscape: false), landscape: backend.configuredHeight(landscape: true))
             feed(
                 .oskAttached(
-                    name: backend.name, observable: observable, configured: heights, measurable: swayReadable,
-                    reportsVisibility: backend.usesBus,
-                    animation: backend.animation(
-                        on: swayReadable ? .sway : Compositor.running(environment: ProcessInfo.processInfo.environment)),
+                    name: backend.name, observable: observable, configured: heights, measurable: areaReadable,
+                    reportsVisibility: backend.usesBus, animation: backend.animation(on: compositor),
                     reportsFrame: backend.reportsFrame),
                 now: now)
         } catch {
@@ -322,11 +325,49 @@ package final class Bridge {
         link.reportFocusedWindow(bridge: backend.name, frame: frame)
     }
 
-    /// Reads sway's usable area when the machine asks for it (the OSK's
+    /// Reads the usable area when the machine asks for it (the OSK's
     /// exclusive zone: its frame, and whether wvkbd is shown).
     private func readUsableArea(now: Instant) {
-        guard let sway, let due = areaReadDue, now >= due else { return }
-        feed(.usableArea(try? sway.usableArea()), now: now)
+        guard areaSource, let due = areaReadDue, now >= due else { return }
+        feed(.usableArea(usableArea()), now: now)
+    }
+
+    /// Whether the bridge reads a usable area: sway's IPC, or the layer-shell gauge.
+    private var areaSource: Bool { sway != nil || layerGauge != nil }
+
+    /// sway's usable area, else the layer-shell gauge's; nil when neither says.
+    private func usableArea() -> UsableArea? {
+        if let sway { return try? sway.usableArea() }
+        guard let layerGauge else { return nil }
+        do { return try layerGauge.usableArea() } catch {
+            // The compositor went or closed the surface: the OSK's next attach opens another.
+            self.layerGauge = nil
+            gaugeFailed(error)
+            return nil
+        }
+    }
+
+    /// Opens the layer-shell gauge for an OSK that claims an exclusive zone,
+    /// under a compositor that says no usable area by IPC and is known to
+    /// configure an unmapped layer surface to it (a compositor that does not
+    /// would leave every show unconfirmed).
+    private func openLayerGauge(for backend: OSKBackend, on compositor: Compositor?) {
+        guard sway == nil, layerGauge == nil, backend.claimsExclusiveZone,
+            compositor?.configuresLayerSurfacesToUsableArea == true
+        else { return }
+        do {
+            layerGauge = try LayerShellGauge(display: ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"])
+            recovered("wayland", "measuring the usable area with a layer surface")
+        } catch {
+            gaugeFailed(error)
+        }
+    }
+
+    /// Says once per distinct failure that the area goes unmeasured until the OSK's next attach.
+    private func gaugeFailed(_ error: OSKError) {
+        guard lastFailure["wayland"] != error.description else { return }
+        lastFailure["wayland"] = error.description
+        log.info("\(error): the usable area is not measured until \(backend?.name ?? "the OSK") attaches again")
     }
 
     // MARK: - Waiting
@@ -338,9 +379,9 @@ package final class Bridge {
         if bus == nil, backend?.usesBus ?? true { deadlines.append(busBackoff.next) }
         if !machine.attached { deadlines.append(backendBackoff.next) }
         if let machineWake { deadlines.append(machineWake.seconds) }
-        if sway != nil, let areaReadDue { deadlines.append(areaReadDue.seconds) }
-        // wvkbd's process is asked as often as sway's area is read for it (its exit detaches it).
-        if machine.attached, sway != nil, backend?.usesBus == false { deadlines.append(seconds + 0.1) }
+        if areaSource, let areaReadDue { deadlines.append(areaReadDue.seconds) }
+        // wvkbd's process is asked as often as the area is read for it (its exit detaches it).
+        if machine.attached, areaSource, backend?.usesBus == false { deadlines.append(seconds + 0.1) }
         if let usec = bus?.timeoutMicroseconds { deadlines.append(seconds + Double(usec) / 1e6) }
         return max(0, (deadlines.min() ?? seconds + 1) - seconds)
     }

@@ -13,7 +13,8 @@ package enum BridgeEvent: Hashable, Sendable {
     case hardwareKeyboard(usable: Bool)
     /// The OSK can be driven. Without `observable` (no property, no sway) a show
     /// cannot be confirmed and is taken as done; `configured` are wvkbd's -H/-L;
-    /// `measurable`: the compositor's usable area tells the real frame (sway);
+    /// `measurable`: the compositor's usable area tells the real frame (sway's
+    /// IPC, Mir's layer-shell gauge);
     /// without `reportsVisibility` (wvkbd) that area also tells whether it is shown;
     /// `animation`: how it moves on the screen (nil: not known); `reportsFrame`:
     /// the OSK (or its shell) says where the keyboard is (GNOME's, through
@@ -26,10 +27,10 @@ package enum BridgeEvent: Hashable, Sendable {
     /// The OSK's visibility as last read; repeated readings are harmless.
     case oskObserved(visible: Bool)
     /// A settled real frame, measured from the compositor's usable area, or the OSK's own report.
-    case frameMeasured(Rect, source: String = "sway's usable area")
+    case frameMeasured(Rect, source: String = "the usable area")
     /// A reading of the compositor's usable area, asked for by `BridgeStep.readArea`;
     /// nil when it could not be read.
-    case usableArea(SwayUsableArea?)
+    case usableArea(UsableArea?)
     /// The answer to `checkFullscreen`: the app id of a full-screen window on the
     /// OSK's output, or nil when there is none.
     case fullscreen(window: String?)

@@ -75,10 +75,10 @@ package struct BridgeMachine: Sendable {
     /// (the OSK seen hidden: the gap without it, the baseline).
     private var lastAreaRead: Instant?
     private var baselineWanted = false
-    /// A reading of sway's usable area was taken with a bus OSK seen hidden:
+    /// A reading of the usable area was taken with a bus OSK seen hidden:
     /// the gauge's baseline is one without the keyboard.
     private var sawHidden = false
-    /// The output's size and bottom gap at the last reading of sway's usable area.
+    /// The output's size and bottom gap at the last reading of the usable area.
     private var lastOutput: Size?
     private var lastGap: Double?
     /// When the output last changed size under a shown OSK, and the gap then
@@ -87,7 +87,7 @@ package struct BridgeMachine: Sendable {
     /// The OSK was attached and then ended, and has not attached since: insetd
     /// is told (again on every link), so it shows no keyboard meanwhile.
     private var oskEnded = false
-    /// The OSK said it shows and sway's usable area does not show its zone
+    /// The OSK said it shows and the usable area does not show its zone
     /// yet: the show is confirmed to insetd when the area does.
     private var confirmOnArea = false
     /// Whether the last reading of the usable area showed the OSK's zone.
@@ -443,7 +443,7 @@ package struct BridgeMachine: Sendable {
 
     /// The compositor's usable area: whether an OSK that cannot say is shown,
     /// and, while a show settles, its real frame once two readings agree.
-    private mutating func read(_ area: SwayUsableArea, now: Instant, _ out: inout [BridgeAction]) {
+    private mutating func read(_ area: UsableArea, now: Instant, _ out: inout [BridgeAction]) {
         // The output turned (or changed size) under a shown OSK: its frame
         // there is measured anew (wvkbd keeps showing through a turn).
         if let last = lastOutput, last != area.output, observed == true || applied == true {
@@ -462,7 +462,7 @@ package struct BridgeMachine: Sendable {
         if !reportsVisibility { observe(covered, now: now, &out) }
         if confirmOnArea, covered { confirmShown(&out) }
         guard measuring(now: now), !oldPanel, let frame = gauge.settledFrame(area, screen: screen) else { return }
-        measured(frame, source: "sway's usable area", &out)
+        measured(frame, source: "the usable area", &out)
     }
 
     /// A show was asked for or seen, and its frame is not measured yet.
@@ -507,7 +507,7 @@ package struct BridgeMachine: Sendable {
         out.append(.reportFrame(frame))
     }
 
-    /// An OSK the bridge measures (in sway's usable area, or by its own
+    /// An OSK the bridge measures (in the usable area, or by its own
     /// report) and whose shows it confirms: insetd is told so (a nil frame),
     /// once a link. insetd then holds each show for the
     /// confirmation (the frame reported again) and the first show of an

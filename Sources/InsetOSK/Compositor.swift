@@ -30,6 +30,22 @@ package enum Compositor: Equatable, Sendable {
         }
     }
 
+    /// Whether insetd-osk measures the usable area with a layer surface
+    /// (`LayerShellGauge`): one anchored to every edge, exclusive zone 0, is
+    /// configured to the output less the exclusive zones, and again at every
+    /// change of one, while it is unmapped. Mir 2.12 (miral-shell) does, and
+    /// its shells draw no panel of their own on the layer shell. The size
+    /// alone cannot say where the area sits, so a top panel's zone would be
+    /// taken for part of the bottom's and the keyboard placed that much too
+    /// high: phoc, under Phosh's 32 px top bar, is left to its configured
+    /// frame; sway is read by its IPC, which says both edges.
+    package var configuresLayerSurfacesToUsableArea: Bool {
+        switch self {
+        case .mir: true
+        case .sway, .phoc, .kwin, .gnomeShell, .other: false
+        }
+    }
+
     /// The compositor by its process's name (`/proc/PID/comm`), or by the Mir
     /// server library it runs on (a shell built on Mir goes by any name):
     /// `mappedFiles` is read only when the name says nothing.

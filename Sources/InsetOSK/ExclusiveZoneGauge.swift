@@ -39,7 +39,7 @@ package struct ExclusiveZoneGauge: Hashable, Sendable {
     }
 
     /// Takes a reading into the baseline; whether the OSK's zone is in it.
-    package mutating func read(_ area: SwayUsableArea) -> Bool {
+    package mutating func read(_ area: UsableArea) -> Bool {
         if linkedOutput == nil { linkedOutput = area.output }
         let gap = area.bottomGap
         var withoutKeyboard = gap
@@ -53,16 +53,17 @@ package struct ExclusiveZoneGauge: Hashable, Sendable {
     }
 
     /// After `read`: the OSK's frame in insetd's coordinates once two readings
-    /// in a row show the same zone (a loaded compositor applies it in steps);
-    /// nil until then, or without a screen or an output. `screen` is insetd's
+    /// in a row show the same zone (a loaded compositor applies it in steps),
+    /// or one that is an arrangement whole (`settled`); nil until then, or
+    /// without a screen or an output. `screen` is insetd's
     /// as its welcome gave it, taken as it is for the output now
     /// (`screen(_:like:)`).
-    package mutating func settledFrame(_ area: SwayUsableArea, screen welcomed: Size) -> Rect? {
+    package mutating func settledFrame(_ area: UsableArea, screen welcomed: Size) -> Rect? {
         let gap = area.bottomGap
         guard let baseline, gap > baseline + Self.tolerance else { return nil }
         defer { lastCovered = gap }
         let screen = screen(welcomed, like: area.output)
-        guard gap == lastCovered, screen.width > 0, area.output.width > 0, area.output.height > 0 else { return nil }
+        guard gap == lastCovered || area.settled, screen.width > 0, area.output.width > 0, area.output.height > 0 else { return nil }
         let scaleX = screen.width / area.output.width
         let scaleY = screen.height / area.output.height
         return Rect(

@@ -14,6 +14,7 @@ final class Squeekboard: OSKBackend {
     func animation(on compositor: Compositor?) -> Animation? {
         compositor?.drawsLayerSurfacesWhole == true ? Animation.none : nil
     }
+    let claimsExclusiveZone = true
     let usesBus = true
     private var bus: DBusConnection?
     private let setting: GnomeSetting?

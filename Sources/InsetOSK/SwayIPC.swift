@@ -6,22 +6,6 @@ import Foundation
 import Glibc
 import InsetCore
 
-/// The usable area of a wlroots output as sway reports it (IPC `get_outputs`
-/// and `get_workspaces`). An on-screen keyboard on the layer shell claims an
-/// exclusive zone, so the visible workspace's rect shrinks by the keyboard's
-/// real height: that is how the bridge learns the real frame.
-package struct SwayUsableArea: Hashable, Sendable {
-    /// The output's logical size.
-    package var output: Size
-    /// How far the workspace's bottom edge is above the output's.
-    package var bottomGap: Double
-
-    package init(output: Size, bottomGap: Double) {
-        self.output = output
-        self.bottomGap = bottomGap
-    }
-}
-
 /// A client of sway's IPC socket (`$SWAYSOCK`), one short connection per query.
 package struct SwayIPC: Sendable {
     package let socketPath: String
@@ -32,13 +16,13 @@ package struct SwayIPC: Sendable {
     }
 
     /// The focused output's (else the first active output's) usable area.
-    package func usableArea() throws -> SwayUsableArea {
+    package func usableArea() throws -> UsableArea {
         let (name, outputRect) = try oskOutput()
         let workspaces = try query(type: 1) as? [[String: Any]] ?? []
         guard let workspace = workspaces.first(where: { $0["output"] as? String == name && ($0["visible"] as? Bool ?? false) }),
             let area = rect(workspace["rect"])
         else { throw OSKError("sway: no visible workspace on \(name)") }
-        return SwayUsableArea(
+        return UsableArea(
             output: Size(width: outputRect.width, height: outputRect.height),
             bottomGap: (outputRect.minY + outputRect.height) - (area.minY + area.height))
     }

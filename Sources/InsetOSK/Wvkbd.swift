@@ -18,6 +18,7 @@ final class Wvkbd: OSKBackend {
     func animation(on compositor: Compositor?) -> Animation? {
         compositor?.drawsLayerSurfacesWhole == true ? Animation.none : nil
     }
+    let claimsExclusiveZone = true
     let usesBus = false
     private let options: BackendOptions
     private var pid: Int32?

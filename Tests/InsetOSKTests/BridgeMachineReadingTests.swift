@@ -17,7 +17,7 @@ import Testing
     static let screen = Size(width: 390, height: 844)
 
     static func area(gap: Double) -> BridgeEvent {
-        .usableArea(SwayUsableArea(output: Size(width: 390, height: 844), bottomGap: gap))
+        .usableArea(UsableArea(output: Size(width: 390, height: 844), bottomGap: gap))
     }
 
     static func run(_ lines: [Line]) { BridgeMachineTests.run(lines, checkingReads: true) }
@@ -47,7 +47,7 @@ import Testing
     /// What wvkbd's frame measured in sway's usable area gives: a log line
     /// with the frame, and its report to insetd.
     static func measured(_ frame: Rect) -> [BridgeAction] {
-        [.log("wvkbd's real frame: \(frame) (from sway's usable area)"), .reportFrame(frame)]
+        [.log("wvkbd's real frame: \(frame) (from the usable area)"), .reportFrame(frame)]
     }
 
     /// wvkbd: shown and hidden as sway's usable area says. Its zone grows in
@@ -114,7 +114,7 @@ import Testing
     /// portrait one.
     @Test func aFrameMeasuredOnATurnedOutputIsInTheTurnedScreen() {
         let landscape = Size(width: 844, height: 390)
-        func area(_ gap: Double) -> BridgeEvent { .usableArea(SwayUsableArea(output: landscape, bottomGap: gap)) }
+        func area(_ gap: Double) -> BridgeEvent { .usableArea(UsableArea(output: landscape, bottomGap: gap)) }
         let frame = Rect(x: 0, y: 190, width: 844, height: 200)
         Self.run([
             Line(ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), actions: []),
@@ -141,7 +141,7 @@ import Testing
     /// insetd waits for a report after each change of the screen.
     @Test func aQuickTurnAndBackReportsTheFrameAgain() {
         let portrait = Rect(x: 0, y: 544, width: 390, height: 300)
-        let turned = BridgeEvent.usableArea(SwayUsableArea(output: Size(width: 844, height: 390), bottomGap: 200))
+        let turned = BridgeEvent.usableArea(UsableArea(output: Size(width: 844, height: 390), bottomGap: 200))
         Self.run(Self.wvkbdMeasuredInPortrait + [
             Line(ms: 1160, event: turned, actions: [], wake: 2010, readArea: 1210),
             Line(ms: 1210, event: Self.area(gap: 300), actions: [], wake: 2010, readArea: 1260),
@@ -155,7 +155,7 @@ import Testing
     @Test func aTurnUnderAShownOSKIsMeasuredAgain() {
         let landscape = Rect(x: 0, y: 190, width: 844, height: 200)
         func turned(_ gap: Double) -> BridgeEvent {
-            .usableArea(SwayUsableArea(output: Size(width: 844, height: 390), bottomGap: gap))
+            .usableArea(UsableArea(output: Size(width: 844, height: 390), bottomGap: gap))
         }
         Self.run(Self.wvkbdMeasuredInPortrait + [
             // Measured: read every 100 ms (wvkbd cannot say it is shown).
@@ -185,7 +185,7 @@ import Testing
     @Test func aFrameMeasuredOnAWiderOutputIsInAScreenAsWide() {
         let widened = Rect(x: 0, y: 544, width: 520, height: 300)
         func wide(_ gap: Double) -> BridgeEvent {
-            .usableArea(SwayUsableArea(output: Size(width: 520, height: 844), bottomGap: gap))
+            .usableArea(UsableArea(output: Size(width: 520, height: 844), bottomGap: gap))
         }
         Self.run(Self.wvkbdMeasuredInPortrait + [
             // The same zone as before the change: the OSK's old panel for
@@ -214,7 +214,7 @@ import Testing
     @Test func aPanelLaidOutAnewOnAWiderOutputIsMeasuredAtOnce() {
         let widened = Rect(x: 0, y: 494, width: 520, height: 350)
         func wide(_ gap: Double) -> BridgeEvent {
-            .usableArea(SwayUsableArea(output: Size(width: 520, height: 844), bottomGap: gap))
+            .usableArea(UsableArea(output: Size(width: 520, height: 844), bottomGap: gap))
         }
         Self.run(Self.wvkbdMeasuredInPortrait + [
             Line(ms: 1160, event: wide(300), actions: [], wake: 2010, readArea: 1210),
@@ -237,7 +237,7 @@ import Testing
             Line(
                 ms: ms + 50, event: Self.area(gap: 228),
                 actions: [
-                    .log("squeekboard's real frame: \(Self.squeekboardFrame) (from sway's usable area)"),
+                    .log("squeekboard's real frame: \(Self.squeekboardFrame) (from the usable area)"),
                     .reportFrame(Self.squeekboardFrame),
                 ],
                 wake: wake, readArea: ms + 150),

@@ -191,7 +191,7 @@ import Testing
         Line(
             ms: 1100, event: .frameMeasured(Rect(x: 0, y: 616, width: 390, height: 228)),
             actions: [
-                .log("squeekboard's real frame: \(Rect(x: 0, y: 616, width: 390, height: 228)) (from sway's usable area)"),
+                .log("squeekboard's real frame: \(Rect(x: 0, y: 616, width: 390, height: 228)) (from the usable area)"),
                 .reportFrame(Rect(x: 0, y: 616, width: 390, height: 228)),
             ], wake: 2010),
         Line(ms: 5000, event: .linkLost, actions: [], wake: nil),
@@ -438,7 +438,7 @@ import Testing
                 actions: [.reportRunning(true), .setHardwareKeyboard(false), .setOSKVisible(false)], wake: nil),
             Line(
                 ms: 300, event: .frameMeasured(real),
-                actions: [.log("squeekboard's real frame: \(real) (from sway's usable area)"), .reportFrame(real)], wake: nil),
+                actions: [.log("squeekboard's real frame: \(real) (from the usable area)"), .reportFrame(real)], wake: nil),
             Line(ms: 400, event: .linkLost, actions: [], wake: nil),
             Line(
                 ms: 500, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false),
@@ -478,7 +478,7 @@ import Testing
     static let measuredThenHidden: [Line] = confirmed + [
         Line(
             ms: 1100, event: .frameMeasured(real),
-            actions: [.log("squeekboard's real frame: \(real) (from sway's usable area)"), .reportFrame(real)], wake: 2010),
+            actions: [.log("squeekboard's real frame: \(real) (from the usable area)"), .reportFrame(real)], wake: 2010),
         Line(ms: 3000, event: .keyboard(shown: false), actions: [.setOSKVisible(false)], wake: nil),
         Line(ms: 3010, event: .oskObserved(visible: false), actions: [], wake: nil),
     ]

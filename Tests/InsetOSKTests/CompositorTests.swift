@@ -34,6 +34,17 @@ import Testing
         #expect(compositor.drawsLayerSurfacesWhole == whole)
     }
 
+    /// Where insetd-osk measures the usable area with a layer surface: Mir,
+    /// seen to configure an unmapped one to it (sway is asked by IPC; phoc's
+    /// Phosh has a top panel the surface's size cannot place).
+    @Test(arguments: [
+        (Compositor.sway, false), (.mir, true), (.phoc, false), (.kwin, false), (.gnomeShell, false),
+        (.other("labwc"), false),
+    ])
+    func configuresLayerSurfacesToUsableArea(compositor: Compositor, configures: Bool) {
+        #expect(compositor.configuresLayerSurfacesToUsableArea == configures)
+    }
+
     /// A socket this test listens on stands in for `$WAYLAND_DISPLAY`: the
     /// process behind it is this one, named as /proc/self/comm says.
     @Test func foundThroughTheDisplaySocket() throws {

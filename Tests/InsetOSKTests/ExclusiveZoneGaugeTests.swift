@@ -21,6 +21,8 @@ import Testing
         var expected: Double? = nil
         /// The output from the second reading on (a new mode, scale or turn), where it changes.
         var resized: Size? = nil
+        /// The readings are a layer surface's configures (`UsableArea.settled`).
+        var settled = false
     }
 
     static let portrait = Size(width: 390, height: 844)
@@ -69,6 +71,11 @@ import Testing
         Row(name: "an output twice insetd's screen, widened", output: Size(width: 780, height: 1688), screen: portrait,
             gaps: [0, 600, 600], covered: [false, true, true], frame: Rect(x: 0, y: 544, width: 520, height: 300),
             resized: Size(width: 1040, height: 1688)),
+        // Mir's configure of the gauge's layer surface with squeekboard's 150 zone: 960 - 150 = 810.
+        Row(name: "one configure settles", output: Size(width: 540, height: 960), screen: Size(width: 540, height: 960),
+            gaps: [0, 150], covered: [false, true], frame: Rect(x: 0, y: 810, width: 540, height: 150), settled: true),
+        Row(name: "a configure with the zone gone settles nothing", output: Size(width: 540, height: 960),
+            screen: Size(width: 540, height: 960), gaps: [0, 150, 0], covered: [false, true, false], frame: nil, settled: true),
     ]
 
     @Test(arguments: rows.indices) func row(_ index: Int) {
@@ -78,7 +85,7 @@ import Testing
         var frame: Rect?
         var covered: [Bool] = []
         for (n, gap) in row.gaps.enumerated() {
-            let area = SwayUsableArea(output: n > 0 ? row.resized ?? row.output : row.output, bottomGap: gap)
+            let area = UsableArea(output: n > 0 ? row.resized ?? row.output : row.output, bottomGap: gap, settled: row.settled)
             covered.append(gauge.read(area))
             frame = gauge.settledFrame(area, screen: row.screen)
         }

@@ -16,6 +16,8 @@ import re
 
 TRACE = re.compile(rb"miral::Window Management: (\w+) window_info=\{name=(.*?), type=\w+, state=(\w+), "
                    rb"top_left=(-?\d+), (-?\d+), size=\((\d+), (\d+)\)")
+EDGES = re.compile(rb"attached_edges=(\d+)")
+NORTH = 4  # MirPlacementGravity: west 1, east 2, north 4, south 8
 
 
 class Mir:
@@ -30,14 +32,24 @@ class Mir:
         trace shows alive. The OSK's attached window is kept apart from the
         others: its name is empty, as is that of the full-screen window
         miral-shell makes at its start and deletes later, whose deletion must
-        not take the keyboard with it."""
+        not take the keyboard with it. insetd-osk's layer-shell gauge, an
+        attached window at every edge, is not the keyboard and is left out."""
         try:
             with open(self.log, "rb") as f:
                 data = f.read()
         except OSError:
             return {}
         alive = {}
-        for call, name, state, x, y, width, height in TRACE.findall(data):
+        for line in data.splitlines():
+            found = TRACE.search(line)
+            if not found:
+                continue
+            call, name, state, x, y, width, height = found.groups()
+            edges = EDGES.search(line)
+            # insetd-osk's own gauge is an attached window too, at every edge
+            # (west, east, north, south: 15); the OSK is not at the north edge.
+            if state == b"attached" and edges and int(edges.group(1)) & NORTH:
+                continue
             key = (name.decode(errors="replace"), state == b"attached")
             if call == b"advise_delete_window":
                 alive.pop(key, None)

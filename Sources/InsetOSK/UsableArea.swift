@@ -1,0 +1,24 @@
+import InsetCore
+
+/// The usable area of the output the OSK is on, as the compositor says it:
+/// sway's IPC (`get_outputs`, `get_workspaces`), or a layer-shell surface's
+/// configured size where no IPC says it (`LayerShellGauge`: Mir). An
+/// on-screen keyboard on the layer shell claims an exclusive zone, so the
+/// usable area shrinks by the keyboard's real height: that is how the bridge
+/// learns the real frame, and when the keyboard is on the screen.
+package struct UsableArea: Hashable, Sendable {
+    /// The output's logical size.
+    package var output: Size
+    /// How far the usable area's bottom edge is above the output's.
+    package var bottomGap: Double
+    /// The reading is the compositor's whole arrangement (a layer surface's
+    /// configure), not a poll that may catch a zone applied in steps: one
+    /// such reading settles the keyboard's frame.
+    package var settled: Bool
+
+    package init(output: Size, bottomGap: Double, settled: Bool = false) {
+        self.output = output
+        self.bottomGap = bottomGap
+        self.settled = settled
+    }
+}
