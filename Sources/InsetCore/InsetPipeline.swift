@@ -16,6 +16,9 @@ public struct InsetPipeline: Sendable {
     /// The focused field's scroll waits for the filter (a frame is pending or the
     /// filter is suspended): it is made in the pass that delivers.
     private var focusScrollPending = false
+    /// The last keyboard show or frame change delivered to the views, and how
+    /// it moved: a focus right after it scrolls with it (`focusJoiningShow`).
+    private var lastShowDelivered: (at: Instant, animation: Animation)?
     /// When a client last reported a focus while the keyboard was up (the
     /// focus moved to another field, or the same field again): `focusMoveGrace`
     /// runs from it. The focus that brings the keyboard up does not count: a
@@ -192,7 +195,7 @@ public struct InsetPipeline: Sendable {
             if policy.frame != nil { focusMovedAt = now }
             if !restated { route(policy.handle(.focus(owner: id.client), now: now), into: &out) }
             focusScrollPending = true
-            deliver([], into: &out)
+            deliver([], into: &out, animation: focusJoiningShow(now: now))
         case .blur(let id):
             if focusedView == id { blurFocus(now: now, into: &out) }
         case .scrollToVisible(let request):
@@ -203,6 +206,23 @@ public struct InsetPipeline: Sendable {
             if focusedView == id { blurFocus(now: now, into: &out) }
             deliver(filter.flush(now: now), into: &out)
         }
+    }
+
+    /// `.none` for a focus less than a filter window after a keyboard show
+    /// that appeared at once (nil: the scroll's own animation). An OSK that
+    /// shows itself for a field's text input is on the screen before the
+    /// app's report of that focus reaches insetd (Chromium's page through the
+    /// extension on Mir: 3-30 ms after the bridge confirmed squeekboard): the
+    /// field belongs to that show, whose keyboard is drawn whole already, and
+    /// is uncovered at once, not over the scroll's 0.3 s (the filter gave the
+    /// same when it held every show for its window: the focus met the show in
+    /// one pass). After an animated show the scroll keeps its own animation,
+    /// beside the keyboard's.
+    private func focusJoiningShow(now: Instant) -> Animation? {
+        guard let shown = lastShowDelivered, shown.animation.duration == .zero, policy.frame != nil,
+            now < shown.at + configuration.filterWindow
+        else { return nil }
+        return shown.animation
     }
 
     /// Ends the focus; the scroll it was waiting for goes with it.
@@ -346,9 +366,10 @@ public struct InsetPipeline: Sendable {
     /// (iOS scrolls the first responder to visible after every keyboard change).
     /// It goes last in the pass, after the client's own queued requests, so a
     /// request for a rect around the field keeps its effect and a request for
-    /// anything else cannot leave the field under the keyboard.
-    private mutating func deliver(_ events: [FilteredEvent], into out: inout Outputs) {
-        var passAnimation = Animation.scrollDefault
+    /// anything else cannot leave the field under the keyboard. `animation`:
+    /// the pass's when it applies no keyboard frame (else the scroll's own).
+    private mutating func deliver(_ events: [FilteredEvent], into out: inout Outputs, animation: Animation? = nil) {
+        var passAnimation = animation ?? Animation.scrollDefault
         var keyboardApplied = false
         var pass = PassAdjustments()
         for event in events {
@@ -359,6 +380,7 @@ public struct InsetPipeline: Sendable {
                 // in one frame, as the keyboard appears.
                 passAnimation = change.animation
                 keyboardApplied = true
+                lastShowDelivered = change.frame != nil ? (out.now, change.animation) : nil
                 for output in appsHold.delivered(change, now: out.now) { out.append(output) }
                 pass.collect(engine.apply(change))
             case .scroll(let request):
