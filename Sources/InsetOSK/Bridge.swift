@@ -352,9 +352,13 @@ package final class Bridge {
     /// configure an unmapped layer surface to it (a compositor that does not
     /// would leave every show unconfirmed).
     private func openLayerGauge(for backend: OSKBackend, on compositor: Compositor?) {
-        guard sway == nil, layerGauge == nil, backend.claimsExclusiveZone,
-            compositor?.configuresLayerSurfacesToUsableArea == true
-        else { return }
+        // An OSK of another kind (`auto` found a new one) shows in no zone:
+        // its shows are confirmed by its own word, not by the area.
+        guard backend.claimsExclusiveZone else {
+            layerGauge = nil
+            return
+        }
+        guard sway == nil, layerGauge == nil, compositor?.configuresLayerSurfacesToUsableArea == true else { return }
         do {
             layerGauge = try LayerShellGauge(display: ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"])
             recovered("wayland", "measuring the usable area with a layer surface")
