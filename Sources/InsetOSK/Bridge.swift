@@ -100,9 +100,14 @@ package final class Bridge {
 
     /// Says `message` once per distinct failure of `peer`.
     private func failed(_ peer: String, _ message: String) {
+        failedOnce(peer, message, then: "retrying with back-off")
+    }
+
+    /// Says `message` and what follows from it, once per distinct failure of `peer`.
+    private func failedOnce(_ peer: String, _ message: String, then consequence: String) {
         guard lastFailure[peer] != message else { return }
         lastFailure[peer] = message
-        log.info("\(message); retrying with back-off")
+        log.info("\(message); \(consequence)")
     }
 
     private func recovered(_ peer: String, _ message: String) {
@@ -219,9 +224,11 @@ package final class Bridge {
             recovered("osk", "driving \(backend.name)")
             // Its own visibility (a bus OSK), else the usable area, confirms a
             // show; without either (labwc, a stale $SWAYSOCK) a show is taken as done.
-            let compositor: Compositor? = sway != nil ? .sway : Compositor.running(environment: ProcessInfo.processInfo.environment)
+            // A stale $SWAYSOCK (another compositor now) says nothing of sway.
+            let swayReadable = (try? sway?.usableArea()) != nil
+            let compositor: Compositor? = swayReadable ? .sway : Compositor.running(environment: ProcessInfo.processInfo.environment)
             openLayerGauge(for: backend, on: compositor)
-            let areaReadable = usableArea() != nil
+            let areaReadable = swayReadable || (sway == nil && usableArea() != nil)
             let observable = backend.usesBus ? (try? backend.visible()) != nil : areaReadable
             let heights = ConfiguredHeights(
                 portrait: backend.configuredHeight(landscape: false), landscape: backend.configuredHeight(landscape: true))
@@ -369,9 +376,7 @@ package final class Bridge {
 
     /// Says once per distinct failure that the area goes unmeasured until the OSK's next attach.
     private func gaugeFailed(_ error: OSKError) {
-        guard lastFailure["wayland"] != error.description else { return }
-        lastFailure["wayland"] = error.description
-        log.info("\(error): the usable area is not measured until \(backend?.name ?? "the OSK") attaches again")
+        failedOnce("wayland", error.description, then: "the usable area is not measured until \(backend?.name ?? "the OSK") attaches again")
     }
 
     // MARK: - Waiting
