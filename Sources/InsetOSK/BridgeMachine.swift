@@ -11,87 +11,87 @@ package struct BridgeMachine: Sendable {
 
     // insetd's side.
     package private(set) var linked = false
-    private var screen = Size(width: 0, height: 0)
-    private var keyboardShown = false
+    var screen = Size(width: 0, height: 0)
+    var keyboardShown = false
     /// The OSK was seen up since insetd's keyboard was last shown (a hide
     /// seen after it is one on its way, `holdsWindow`).
-    private var seenUpWhileShown = false
-    private var hardwareKeyboard = false
+    var seenUpWhileShown = false
+    var hardwareKeyboard = false
     /// The user's (or the OSK's own) last show or hide: it stands, even against a
     /// hardware keyboard, until insetd's keyboard goes the other way.
-    private var userChoice: Bool?
+    var userChoice: Bool?
 
     // The OSK's side.
     /// The OSK's name in log lines and problems (until it attaches: the configured backend's).
     package private(set) var name: String
     package private(set) var attached = false
-    private var observable = false
-    private var configured: ConfiguredHeights?
-    private var measurable = false
+    var observable = false
+    var configured: ConfiguredHeights?
+    var measurable = false
     /// The OSK says where it is (`BridgeEvent.oskAttached`'s `reportsFrame`).
-    private var reportsFrame = false
+    var reportsFrame = false
     /// The OSK says whether it is shown; else the compositor's usable area does.
-    private var reportsVisibility = true
+    var reportsVisibility = true
     /// insetd was told, on this link, that the frame is measured and shows confirmed (a nil frame).
-    private var announcedMeasuring = false
-    private var animation: Animation?
+    var announcedMeasuring = false
+    var animation: Animation?
     /// insetd was told, on this link, how the attached OSK moves.
-    private var announcedAnimation = false
-    private var hardwareApplied: Bool?
+    var announcedAnimation = false
+    var hardwareApplied: Bool?
     /// What the OSK was last asked to do.
     package private(set) var applied: Bool?
     package private(set) var observed: Bool?
-    private var visibleSince: Instant?
+    var visibleSince: Instant?
     /// When insetd last said the keyboard is shown while it already was (the
     /// focus moved): a hide within `settle` of it is a drop, as after a show.
-    private var restatedAt: Instant?
-    private var lastShowSent: Instant?
+    var restatedAt: Instant?
+    var lastShowSent: Instant?
     /// When the bridge last hid the OSK itself (`hide`).
-    private var lastHideSent: Instant?
+    var lastHideSent: Instant?
     /// When the bridge last gave up on a show (`giveUp`); cleared by the next show asked for.
-    private var gaveUpAt: Instant?
+    var gaveUpAt: Instant?
 
     // A show being asserted: sends so far in this episode, and when to look again.
-    private var attempts = 0
-    private var nextCheck: Instant?
+    var attempts = 0
+    var nextCheck: Instant?
     /// An unrequested hide of a settled keyboard, waiting out `userHideHold`.
-    private var pendingUserHide: Instant?
+    var pendingUserHide: Instant?
 
     // What insetd was told.
-    private var showProblem: String?
-    private var fullscreenProblem: String?
-    private var reportedProblem: String?
-    private var nextFullscreenCheck: Instant?
-    private var realFrame: Rect?
-    private var reportedFrame: Rect?
+    var showProblem: String?
+    var fullscreenProblem: String?
+    var reportedProblem: String?
+    var nextFullscreenCheck: Instant?
+    var realFrame: Rect?
+    var reportedFrame: Rect?
     /// The output changed size: the next frame measured is reported even if
     /// insetd has it already, since insetd waits for a report on each new
     /// screen (a quick turn and back measures the frame it had).
-    private var reportAgain = false
+    var reportAgain = false
     /// Until when the compositor's usable area is read for the real frame.
-    package private(set) var measureUntil: Instant?
-    private var gauge = ExclusiveZoneGauge()
+    package internal(set) var measureUntil: Instant?
+    var gauge = ExclusiveZoneGauge()
     /// When the usable area was last read, and whether a reading is wanted now
     /// (the OSK seen hidden: the gap without it, the baseline).
-    private var lastAreaRead: Instant?
-    private var baselineWanted = false
+    var lastAreaRead: Instant?
+    var baselineWanted = false
     /// A reading of the usable area was taken with a bus OSK seen hidden:
     /// the gauge's baseline is one without the keyboard.
-    private var sawHidden = false
+    var sawHidden = false
     /// The output's size and bottom gap at the last reading of the usable area.
-    private var lastOutput: Size?
-    private var lastGap: Double?
+    var lastOutput: Size?
+    var lastGap: Double?
     /// When the output last changed size under a shown OSK, and the gap then
     /// (`BridgeTiming.relayoutWait`).
-    private var outputChanged: (at: Instant, gap: Double)?
+    var outputChanged: (at: Instant, gap: Double)?
     /// The OSK was attached and then ended, and has not attached since: insetd
     /// is told (again on every link), so it shows no keyboard meanwhile.
-    private var oskEnded = false
+    var oskEnded = false
     /// The OSK said it shows and the usable area does not show its zone
     /// yet: the show is confirmed to insetd when the area does.
-    private var confirmOnArea = false
+    var confirmOnArea = false
     /// Whether the last reading of the usable area showed the OSK's zone.
-    private var areaCovered = false
+    var areaCovered = false
 
     package init(name: String = "the OSK", timing: BridgeTiming = BridgeTiming()) {
         self.name = name
@@ -227,7 +227,7 @@ package struct BridgeMachine: Sendable {
 
     // MARK: - The OSK's word
 
-    private mutating func observe(_ visible: Bool, now: Instant, _ out: inout [BridgeAction]) {
+    mutating func observe(_ visible: Bool, now: Instant, _ out: inout [BridgeAction]) {
         guard attached, visible != observed else { return }
         let previous = observed
         let since = visibleSince
@@ -315,7 +315,7 @@ package struct BridgeMachine: Sendable {
     /// ms before, squeekboard on sway under load): where the usable area is
     /// read, the zone there is the keyboard on the screen, and the report waits
     /// for it.
-    private mutating func confirmShown(_ out: inout [BridgeAction]) {
+    mutating func confirmShown(_ out: inout [BridgeAction]) {
         guard linked, let frame = reportedFrame else { return }
         confirmOnArea = measurable && reportsVisibility && !areaCovered
         if !confirmOnArea { out.append(.reportFrame(frame)) }
@@ -430,102 +430,6 @@ package struct BridgeMachine: Sendable {
         attempts = 0
         nextCheck = nil
         pendingUserHide = nil
-    }
-
-    // MARK: - Frames
-
-    private mutating func measured(_ frame: Rect, source: String, _ out: inout [BridgeAction]) {
-        realFrame = frame
-        measureUntil = nil
-        if linked, frame != reportedFrame { out.append(.log("\(name)'s real frame: \(frame) (from \(source))")) }
-        report(frame: frame, &out)
-    }
-
-    /// The compositor's usable area: whether an OSK that cannot say is shown,
-    /// and, while a show settles, its real frame once two readings agree.
-    private mutating func read(_ area: UsableArea, now: Instant, _ out: inout [BridgeAction]) {
-        // The output turned (or changed size) under a shown OSK: its frame
-        // there is measured anew (wvkbd keeps showing through a turn).
-        if let last = lastOutput, last != area.output, observed == true || applied == true {
-            measureUntil = now + timing.measureWindow
-            if let lastGap { outputChanged = (now, lastGap) }
-            reportAgain = true
-        }
-        lastOutput = area.output
-        lastGap = area.bottomGap
-        // The zone from before the change is the OSK's old panel (squeekboard's
-        // 230 px on the 540 output it has left), not yet its keyboard there:
-        // reported, insetd would keep it for that screen and pad for it.
-        let oldPanel = outputChanged.map { area.bottomGap == $0.gap && now < $0.at + timing.relayoutWait } ?? false
-        let covered = gauge.read(area)
-        areaCovered = covered
-        if !reportsVisibility { observe(covered, now: now, &out) }
-        if confirmOnArea, covered { confirmShown(&out) }
-        guard measuring(now: now), !oldPanel, let frame = gauge.settledFrame(area, screen: screen) else { return }
-        measured(frame, source: "the usable area", &out)
-    }
-
-    /// A show was asked for or seen, and its frame is not measured yet.
-    private func measuring(now: Instant) -> Bool {
-        guard attached, observed == true || applied == true, let measureUntil else { return false }
-        return now < measureUntil
-    }
-
-    /// When the usable area is to be read next: every `confirmInterval` while
-    /// a show or hide asked of an OSK that cannot say whether it is shown is
-    /// not seen yet (insetd moves the views at the confirmation, so each
-    /// reading late is a frame with the field under the keyboard), every
-    /// `measureInterval` while a show settles, every `watchInterval` for such
-    /// an OSK otherwise and for any OSK while it is shown (sway's output may
-    /// turn under it: its frame is measured again), at once when it was seen
-    /// hidden (the baseline).
-    private func readArea(now: Instant) -> Instant? {
-        guard attached, measurable else { return nil }
-        if baselineWanted { return now }
-        let confirming = (!reportsVisibility && applied != nil && applied != observed) || confirmOnArea
-        let interval =
-            confirming
-            ? timing.confirmInterval
-            : measuring(now: now)
-                ? timing.measureInterval
-                // A bus OSK says when it shows; while it is up, the output may turn under it.
-                : reportsVisibility && observed != true ? nil : timing.watchInterval
-        guard let interval else { return nil }
-        return lastAreaRead.map { $0 + interval } ?? now
-    }
-
-    private mutating func reportConfiguredFrame(_ out: inout [BridgeAction]) {
-        guard attached, let configured, screen.width > 0 else { return }
-        guard let height = screen.width > screen.height ? configured.landscape : configured.portrait else { return }
-        report(frame: Rect(x: 0, y: screen.height - height, width: screen.width, height: height), &out)
-    }
-
-    private mutating func report(frame: Rect, _ out: inout [BridgeAction]) {
-        guard linked, frame != reportedFrame || reportAgain else { return }
-        reportAgain = false
-        reportedFrame = frame
-        out.append(.reportFrame(frame))
-    }
-
-    /// An OSK the bridge measures (in the usable area, or by its own
-    /// report) and whose shows it confirms: insetd is told so (a nil frame),
-    /// once a link. insetd then holds each show for the
-    /// confirmation (the frame reported again) and the first show of an
-    /// orientation for the measurement, instead of moving the views before the
-    /// keyboard is there, or twice (configured, then real).
-    private mutating func announceMeasuring(_ out: inout [BridgeAction]) {
-        guard linked, attached, measurable || reportsFrame, observable, !announcedMeasuring else { return }
-        announcedMeasuring = true
-        out.append(.reportFrame(nil))
-    }
-
-    /// How the attached OSK moves, once a link (also when not known: insetd
-    /// keeps an earlier bridge's word otherwise). Before its frame, so the
-    /// first show already moves the views as the keyboard will move.
-    private mutating func announceAnimation(_ out: inout [BridgeAction]) {
-        guard linked, attached, !announcedAnimation else { return }
-        announcedAnimation = true
-        out.append(.reportAnimation(animation))
     }
 
     private var wake: Instant? {
