@@ -15,8 +15,17 @@ extension InsetServer {
             for connection in registry.joined() { sendLines(&buffers, to: connection, inPass: false) }
             return adjustments.forEach(send)
         }
+        // A client with several views of its own waits until every client
+        // with one is served: its lines cost as much as many clients', and a
+        // client that registers hundreds of views (or never reads what they
+        // bring) must not hold up everyone else's change.
+        var heavy: [(connection: ClientConnection, run: Range<Int>)] = []
         for connection in registry.joined() {
             let run = runs.take(connection.id)
+            if let run, run.count > 1 {
+                heavy.append((connection, run))
+                continue
+            }
             // The common case, a client with nothing waiting that gets what
             // many others get: one send of bytes the pass shares, and none of
             // the connection's buffers touched (as a C program writing the same
@@ -31,16 +40,22 @@ extension InsetServer {
                 }
                 if sent { continue }
             }
-            sendLines(&buffers, to: connection, inPass: true)
-            for adjustment in run.map({ adjustments[$0] }) ?? [] {
-                let view = adjustment.view.name
-                connection.sendInPass(
-                    framed: adjustmentLines.wire(view: view, adjustment, for: connection.framing), coalescingView: view)
-            }
-            connection.endPass()
+            sendInPass(&buffers, adjustments[run ?? 0..<0], to: connection)
         }
+        for (connection, run) in heavy { sendInPass(&buffers, adjustments[run], to: connection) }
         // Clients that have not said hello get theirs as any send.
         for run in runs.remaining { adjustments[run].forEach(send) }
+    }
+
+    /// The pass's lines then `adjustments`, through the connection's own buffers.
+    private func sendInPass(_ buffers: inout PassBuffers, _ adjustments: ArraySlice<ViewAdjustment>, to connection: ClientConnection) {
+        sendLines(&buffers, to: connection, inPass: true)
+        for adjustment in adjustments {
+            let view = adjustment.view.name
+            connection.sendInPass(
+                framed: adjustmentLines.wire(view: view, adjustment, for: connection.framing), coalescingView: view)
+        }
+        connection.endPass()
     }
 
     private func sendLines(_ buffers: inout PassBuffers, to connection: ClientConnection, inPass: Bool) {
