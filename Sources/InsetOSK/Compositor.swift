@@ -33,16 +33,18 @@ package enum Compositor: Equatable, Sendable {
     /// Whether insetd-osk measures the usable area with a layer surface
     /// (`LayerShellGauge`): one anchored to every edge, exclusive zone 0, is
     /// configured to the output less the exclusive zones, and again at every
-    /// change of one, while it is unmapped. Mir 2.12 (miral-shell) does, and
-    /// its shells draw no panel of their own on the layer shell. The size
-    /// alone cannot say where the area sits, so a top panel's zone would be
-    /// taken for part of the bottom's and the keyboard placed that much too
-    /// high: phoc, under Phosh's 32 px top bar, is left to its configured
-    /// frame; sway is read by its IPC, which says both edges.
+    /// change of one, while it is unmapped. Mir 2.12 (miral-shell) and phoc
+    /// 0.24 do. The size alone cannot say where the area sits: the keyboard
+    /// is placed right below the area's height, which is where it is in the
+    /// area's own coordinates. Under Phosh (a 32 px top bar, a 40 px home bar
+    /// below the keyboard) that is 32 px above the screen's, and it is where
+    /// a maximized window sees itself too: no Wayland client can know its
+    /// place on the screen, and phoc maximizes every window into the area.
+    /// sway is read by its IPC, which says both edges.
     package var configuresLayerSurfacesToUsableArea: Bool {
         switch self {
-        case .mir: true
-        case .sway, .phoc, .kwin, .gnomeShell, .other: false
+        case .mir, .phoc: true
+        case .sway, .kwin, .gnomeShell, .other: false
         }
     }
 

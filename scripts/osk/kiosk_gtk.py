@@ -18,7 +18,7 @@ cell: no insetd, and insetd killed while padded and started again.
 
 The screen's truth: on sway, squeekboard's Visible and sway's workspace (the
 zone), wvkbd by its zone alone; on phoc (no IPC), squeekboard's Visible with
-its height at 540 wide (172, as kiosk-test configures it there), wvkbd by how
+its height at 540 wide (172, what insetd-osk measures there), wvkbd by how
 much the app window lost (phoc shrinks it for the zone), as kiosk-test reads
 phoc for Chromium, and in full screen by its own Wayland log
 (im_frames.phoc_reading). On GNOME Shell 43 (app mode: a maximized window

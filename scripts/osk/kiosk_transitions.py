@@ -61,6 +61,15 @@ class Truth(threading.Thread):
             # A reading spans two questions: it holds from the first's start to the second's end.
             self.samples.append((before, time.time(), (zone or 0) if up else 0))
 
+    def seen_up(self, timeout=2.0):
+        """Waits until a reading has the keyboard up: a step that acts as soon
+        as the test saw it (an OSK killed) may otherwise end a show shorter
+        than one reading (squeekboard up 43 ms before its kill on Mir, between
+        two readings), and its frames be judged against no keyboard."""
+        deadline = time.time() + timeout
+        while not any(zone > 0 for _, _, zone in self.samples) and time.time() < deadline:
+            time.sleep(0.005)
+
     def stop(self):
         self.stopped.set()
         self.join(timeout=5)
@@ -116,6 +125,7 @@ class Transitions:
                 run.fail(name, f"the OSK is not up after focus (zone {zone})")
                 return
             run.zone = zone
+            truth.seen_up()
             self.settled(name, "target")
             body(name)
             page.send("blur")
