@@ -315,10 +315,17 @@ package struct BridgeMachine: Sendable {
     /// ms before, squeekboard on sway under load): where the usable area is
     /// read, the zone there is the keyboard on the screen, and the report waits
     /// for it.
+    /// The OSK says it is shown: insetd is told so (the frame reported
+    /// again), at once, or at the first reading of the area with its zone
+    /// where the area is read: an OSK says Visible before its compositor maps
+    /// it. With no frame reported yet, the measurement is the confirmation,
+    /// and the area is read every frame until it has the zone as well
+    /// (`readArea`); every `measureInterval`, the first show on Mir waited
+    /// 100 ms past squeekboard's appearance.
     mutating func confirmShown(_ out: inout [BridgeAction]) {
-        guard linked, let frame = reportedFrame else { return }
+        guard linked else { return }
         confirmOnArea = measurable && reportsVisibility && !areaCovered
-        if !confirmOnArea { out.append(.reportFrame(frame)) }
+        if !confirmOnArea, let frame = reportedFrame { out.append(.reportFrame(frame)) }
     }
 
     private mutating func fullscreen(_ window: String?, _ out: inout [BridgeAction]) {

@@ -244,7 +244,9 @@ import Testing
         ]
     }
 
-    /// squeekboard's first show, measured: its zone settles at 228 in readings
+    /// squeekboard's first show, measured: from its Visible (1030) the area is
+    /// read every 16 ms until it has the zone (due at once: 10 + 16 = 26, the
+    /// last reading being at 10), then its zone settles at 228 in readings
     /// 50 ms apart (1040, 1090), and it is hidden again at 1500.
     static let squeekboardMeasuredAndHidden: [Line] = [
         Line(ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), actions: []),
@@ -256,7 +258,7 @@ import Testing
         Line(ms: 1000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 1080, readArea: 60),
         Line(
             ms: 1030, event: .oskObserved(visible: true),
-            actions: [.trace("squeekboard shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2030, readArea: 60),
+            actions: [.trace("squeekboard shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2030, readArea: 26),
     ] + Self.squeekboardSettles(at: 1040, wake: 2030) + [
         // Shown: watched every 100 ms (an output that turns under it); hidden: not.
         Line(ms: 1190, event: Self.area(gap: 228), actions: [], wake: 2030, readArea: 1290),
@@ -272,8 +274,9 @@ import Testing
     /// keyboard 1 ms later: the show waits until the hide is seen (20) and
     /// the area read without it (gap 0, the baseline), and goes then (a show
     /// sent at 1 would fold into the hide and squeekboard would stay as it
-    /// was, never seen going, its frame never measured). Shown at 50, its
-    /// zone settles at 228 in readings 50 ms apart (70, 120): y 844 - 228.
+    /// was, never seen going, its frame never measured). Shown at 50 (the
+    /// area read every 16 ms from then until it has the zone: due at 20 + 16),
+    /// its zone settles at 228 in readings 50 ms apart (70, 120): y 844 - 228.
     @Test func aBusOSKUpAtAttachIsSeenHiddenBeforeTheFirstShowSoItsFrameIsMeasured() {
         Self.run([
             Line(ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), actions: []),
@@ -287,8 +290,29 @@ import Testing
             Line(ms: 20, event: Self.area(gap: 0), actions: [.setOSKVisible(true)], wake: 100, readArea: 70),
             Line(
                 ms: 50, event: .oskObserved(visible: true),
-                actions: [.trace("squeekboard shown (confirmed at attempt 1)"), .checkFullscreen], wake: 1050, readArea: 70),
+                actions: [.trace("squeekboard shown (confirmed at attempt 1)"), .checkFullscreen], wake: 1050, readArea: 36),
         ] + Self.squeekboardSettles(at: 70, wake: 1050))
+    }
+
+    /// Under a compositor whose every configure is a whole arrangement (Mir's
+    /// and phoc's layer-shell gauge: `settled`), the first show is measured at
+    /// the first reading with the zone, 16 ms after one without it: the
+    /// frame is reported (the confirmation insetd waits for) 16 ms after the
+    /// Visible, not at the next 50 ms reading.
+    @Test func aFirstShowUnderAWholeArrangementIsMeasuredAtTheFirstReadingWithItsZone() {
+        func settled(_ gap: Double) -> BridgeEvent {
+            .usableArea(UsableArea(output: Size(width: 390, height: 844), bottomGap: gap, settled: true))
+        }
+        Self.run(Array(Self.squeekboardMeasuredAndHidden.prefix(6)) + [
+            Line(ms: 1030, event: settled(0), actions: [], wake: 2030, readArea: 1046),
+            Line(
+                ms: 1046, event: settled(228),
+                actions: [
+                    .log("squeekboard's real frame: \(Self.squeekboardFrame) (from the usable area)"),
+                    .reportFrame(Self.squeekboardFrame),
+                ],
+                wake: 2030, readArea: 1146),
+        ])
     }
 
     /// squeekboard says whether it is shown; sway's area is read once for the
