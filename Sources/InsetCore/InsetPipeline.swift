@@ -286,18 +286,20 @@ public struct InsetPipeline: Sendable {
         return nil
     }
 
-    /// A bridge's report mid-rotation is the OSK laid out on the turned screen:
-    /// the views, which had no keyboard until it came (`measuredOrNil`), move
-    /// to it now, with the transition's animation, and
-    /// the focused field with them. The filter's delivery at the transition's
-    /// end then changes nothing.
+    /// A bridge's report mid-rotation is the OSK laid out on the turned screen,
+    /// there already: the views, which had no keyboard until it came
+    /// (`measuredOrNil`), move to it now, as the keyboard moves (at once for an
+    /// OSK that appears whole; the transition's 300 ms left the field under
+    /// squeekboard for 300 ms of every turn), and the focused field with them.
+    /// The filter's delivery at the transition's end then changes nothing.
     private mutating func applyMidRotation(into out: inout Outputs) {
-        guard let transition, let frame = policy.frame else { return }
-        let change = KeyboardFrameChange(frame: frame, screen: policy.screen, animation: transition.animation)
+        guard transition != nil, let frame = policy.frame else { return }
+        let animation = policy.keyboardAnimation
+        let change = KeyboardFrameChange(frame: frame, screen: policy.screen, animation: animation)
         for output in appsHold.delivered(change, now: out.now) { out.append(output) }
         var pass = PassAdjustments()
         pass.collect(engine.apply(change))
-        if let scrolled = scrollFocusedField(animation: transition.animation) { pass.collect(scrolled) }
+        if let scrolled = scrollFocusedField(animation: animation) { pass.collect(scrolled) }
         for adjustment in pass.adjustments { out.append(.adjustment(adjustment)) }
     }
 

@@ -100,6 +100,8 @@ public struct KeyboardPolicy: Sendable {
     /// keyboard on the screen (not at all where it appears at once). Kept when
     /// the bridge goes, as its frames are.
     public private(set) var reportedAnimation: Animation?
+    /// How the keyboard moves: as its OSK's bridge reported, else as configured.
+    public var keyboardAnimation: Animation { reportedAnimation ?? configuration.animation }
     /// The reported frame for the screen as it is now.
     private var floatingFrame: Rect? { reportedFrames[screen] }
 
@@ -296,7 +298,7 @@ public struct KeyboardPolicy: Sendable {
     ) -> KeyboardNotification {
         KeyboardNotification(
             phase: phase, beginFrame: begin, endFrame: end,
-            animation: reportedAnimation ?? configuration.animation, focusOwner: owner)
+            animation: keyboardAnimation, focusOwner: owner)
     }
 
     private mutating func completions(dueBy now: Instant) -> [KeyboardNotification] {
