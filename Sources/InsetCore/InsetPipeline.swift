@@ -287,11 +287,11 @@ public struct InsetPipeline: Sendable {
     }
 
     /// A bridge's report mid-rotation is the OSK laid out on the turned screen,
-    /// there already: the views, which had no keyboard until it came
-    /// (`measuredOrNil`), move to it now, as the keyboard moves (at once for an
-    /// OSK that appears whole; the transition's 300 ms left the field under
-    /// squeekboard for 300 ms of every turn), and the focused field with them.
-    /// The filter's delivery at the transition's end then changes nothing.
+    /// drawn there already: the views, which had no keyboard until it came
+    /// (`measuredOrNil`), move to it now as the keyboard moves (at once for an
+    /// OSK that appears whole, where the transition's animation would leave
+    /// the field under it), and the focused field with them. The filter's
+    /// delivery at the transition's end then changes nothing.
     private mutating func applyMidRotation(into out: inout Outputs) {
         guard transition != nil, let frame = policy.frame else { return }
         let animation = policy.keyboardAnimation

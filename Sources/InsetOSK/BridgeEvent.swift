@@ -106,6 +106,9 @@ package struct BridgeTiming: Hashable, Sendable {
     package var watchInterval: Duration = .milliseconds(100)
     /// How often it is read while a show or hide asked of such an OSK is not seen yet: a frame.
     package var confirmInterval: Duration = .milliseconds(16)
+    /// How long a show an OSK says is up waits for its zone in the usable area
+    /// (read every `confirmInterval`) before it is confirmed on its word alone.
+    package var confirmWindow: Duration = .seconds(1)
     /// After the output changed size under a shown OSK, how long its zone from
     /// before is taken for its old panel rather than its keyboard on the new
     /// output: squeekboard lays itself out anew 100-200 ms after (here), wvkbd

@@ -7,6 +7,7 @@ import InsetCore
 /// the compositors' ways of saying where a keyboard is, not with the show and
 /// hide timelines.
 extension BridgeMachine {
+    /// The OSK's real frame, measured: kept for the next links, and reported.
     mutating func measured(_ frame: Rect, source: String, _ out: inout [BridgeAction]) {
         realFrame = frame
         measureUntil = nil
@@ -33,7 +34,7 @@ extension BridgeMachine {
         let covered = gauge.read(area)
         areaCovered = covered
         if !reportsVisibility { observe(covered, now: now, &out) }
-        if confirmOnArea, covered { confirmShown(&out) }
+        if confirmOnArea, covered { confirmShown(now: now, &out) }
         guard measuring(now: now), !oldPanel, let frame = gauge.settledFrame(area, screen: screen) else { return }
         measured(frame, source: "the usable area", &out)
     }
@@ -67,12 +68,15 @@ extension BridgeMachine {
         return lastAreaRead.map { $0 + interval } ?? now
     }
 
+    /// The OSK's configured height (wvkbd's `-H` / `-L`) as a frame at the
+    /// screen's bottom, for the screen's orientation, before any measurement.
     mutating func reportConfiguredFrame(_ out: inout [BridgeAction]) {
         guard attached, let configured, screen.width > 0 else { return }
         guard let height = screen.width > screen.height ? configured.landscape : configured.portrait else { return }
         report(frame: Rect(x: 0, y: screen.height - height, width: screen.width, height: height), &out)
     }
 
+    /// Tells insetd of `frame` once per change (again when `reportAgain`).
     mutating func report(frame: Rect, _ out: inout [BridgeAction]) {
         guard linked, frame != reportedFrame || reportAgain else { return }
         reportAgain = false

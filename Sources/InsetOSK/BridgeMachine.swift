@@ -90,6 +90,8 @@ package struct BridgeMachine: Sendable {
     /// The OSK said it shows and the usable area does not show its zone
     /// yet: the show is confirmed to insetd when the area does.
     var confirmOnArea = false
+    /// Until when a confirmation waits for the zone (`confirmWindow`).
+    var confirmUntil: Instant?
     /// Whether the last reading of the usable area showed the OSK's zone.
     var areaCovered = false
 
@@ -221,6 +223,7 @@ package struct BridgeMachine: Sendable {
         case .tick:
             break
         }
+        confirmWithoutZone(now: now, &out)
         reconcile(now: now, &out)
         return BridgeStep(actions: out, wake: wake, readArea: readArea(now: now))
     }
@@ -241,7 +244,7 @@ package struct BridgeMachine: Sendable {
             if nextCheck != nil {
                 out.append(.trace("\(name) shown (confirmed at attempt \(attempts))"))
                 nextCheck = nil
-                confirmShown(&out)
+                confirmShown(now: now, &out)
             }
             showProblem = nil
             // The first reading, or the OSK doing what it was asked: not news.
@@ -267,11 +270,11 @@ package struct BridgeMachine: Sendable {
                 // it or says hidden (then it is hidden here).
                 gaveUpAt = nil
                 out.append(.log("\(name) showed after insetd-osk gave up on it: insetd decides whether it stays"))
-                userSaid(true, &out)
+                userSaid(true, now: now, &out)
                 return
             }
             out.append(.log("\(name) was shown by itself or its user"))
-            userSaid(true, &out)
+            userSaid(true, now: now, &out)
             return
         }
         visibleSince = nil
@@ -298,7 +301,7 @@ package struct BridgeMachine: Sendable {
 
     /// The user (or the OSK by itself) showed or hid it: insetd treats it as the
     /// show / hide command, and until its notification arrives nothing undoes it.
-    private mutating func userSaid(_ visible: Bool, _ out: inout [BridgeAction]) {
+    private mutating func userSaid(_ visible: Bool, now: Instant, _ out: inout [BridgeAction]) {
         applied = visible
         keyboardShown = visible
         seenUpWhileShown = visible
@@ -306,26 +309,33 @@ package struct BridgeMachine: Sendable {
         resetEpisode()
         if linked { out.append(.reportVisibility(visible)) }
         // The user's show is on the screen already: insetd's show waits for this.
-        if visible { confirmShown(&out) }
+        if visible { confirmShown(now: now, &out) }
     }
 
-    /// The frame again, though insetd has it: the report is the keyboard on
-    /// the screen, and insetd moves the views now instead of waiting for it.
-    /// A bus OSK says it shows before the compositor maps its surface (20-80
-    /// ms before, squeekboard on sway under load): where the usable area is
-    /// read, the zone there is the keyboard on the screen, and the report waits
-    /// for it.
-    /// The OSK says it is shown: insetd is told so (the frame reported
-    /// again), at once, or at the first reading of the area with its zone
-    /// where the area is read: an OSK says Visible before its compositor maps
-    /// it. With no frame reported yet, the measurement is the confirmation,
-    /// and the area is read every frame until it has the zone as well
-    /// (`readArea`); every `measureInterval`, the first show on Mir waited
-    /// 100 ms past squeekboard's appearance.
-    mutating func confirmShown(_ out: inout [BridgeAction]) {
+    /// The OSK says it is shown: insetd is told so by the frame again, though
+    /// it has it (the report is the keyboard on the screen, and insetd moves
+    /// the views now instead of waiting). A bus OSK says it shows before the
+    /// compositor maps its surface (20-80 ms before, squeekboard on sway under
+    /// load): where the usable area is read, the report waits for its zone
+    /// there, read every frame (`readArea`), for at most `confirmWindow`. With
+    /// no frame reported yet the measurement is the confirmation, and the area
+    /// is read at that pace too.
+    mutating func confirmShown(now: Instant, _ out: inout [BridgeAction]) {
         guard linked else { return }
         confirmOnArea = measurable && reportsVisibility && !areaCovered
+        confirmUntil = confirmOnArea ? now + timing.confirmWindow : nil
         if !confirmOnArea, let frame = reportedFrame { out.append(.reportFrame(frame)) }
+    }
+
+    /// A zone that never came (the OSK on another output than the one
+    /// measured, or none applied over a full-screen view): the show is
+    /// confirmed by the OSK's word alone, and the area no longer read every frame.
+    private mutating func confirmWithoutZone(now: Instant, _ out: inout [BridgeAction]) {
+        guard confirmOnArea, let until = confirmUntil, now >= until else { return }
+        confirmOnArea = false
+        confirmUntil = nil
+        out.append(.trace("\(name)'s zone is not in the usable area: its show is taken on its word"))
+        if linked, let frame = reportedFrame { out.append(.reportFrame(frame)) }
     }
 
     private mutating func fullscreen(_ window: String?, _ out: inout [BridgeAction]) {
@@ -353,7 +363,7 @@ package struct BridgeMachine: Sendable {
             if let seen = pendingUserHide, now >= seen + timing.userHideHold {
                 pendingUserHide = nil
                 out.append(.log("\(name) was hidden by itself or its user"))
-                userSaid(false, &out)
+                userSaid(false, now: now, &out)
             }
             if desired { assertShow(now: now, &out) } else { hide(now: now, &out) }
             if desired, observed == true, let check = nextFullscreenCheck, now >= check {
@@ -378,7 +388,7 @@ package struct BridgeMachine: Sendable {
         if applied == true, observed == true || (attached && !observable) {
             // Shown and never seen hidden (insetd hid and showed again
             // quickly): the OSK is on the screen, so confirm it to insetd.
-            if nextCheck != nil, observed == true { confirmShown(&out) }
+            if nextCheck != nil, observed == true { confirmShown(now: now, &out) }
             nextCheck = nil
             return
         }
@@ -418,7 +428,7 @@ package struct BridgeMachine: Sendable {
         out.append(.log("\(problem); insetd hides its keyboard so that views are not padded for it"))
         // The reason first, so insetd's timeline has it before the hide it causes.
         reportProblem(&out)
-        userSaid(false, &out)
+        userSaid(false, now: now, &out)
         // Told to hide explicitly: a show that arrives late must not stay up unknown to insetd.
         applied = nil
         hide(now: now, &out)
@@ -445,6 +455,7 @@ package struct BridgeMachine: Sendable {
         if let nextCheck { times.append(nextCheck) }
         if let pendingUserHide { times.append(pendingUserHide + timing.userHideHold) }
         if desired, observed == true, let nextFullscreenCheck { times.append(nextFullscreenCheck) }
+        if confirmOnArea, let confirmUntil { times.append(confirmUntil) }
         return times.min()
     }
 }

@@ -34,13 +34,11 @@ package enum Compositor: Equatable, Sendable {
     /// (`LayerShellGauge`): one anchored to every edge, exclusive zone 0, is
     /// configured to the output less the exclusive zones, and again at every
     /// change of one, while it is unmapped. Mir 2.12 (miral-shell) and phoc
-    /// 0.24 do. The size alone cannot say where the area sits: the keyboard
-    /// is placed right below the area's height, which is where it is in the
-    /// area's own coordinates. Under Phosh (a 32 px top bar, a 40 px home bar
-    /// below the keyboard) that is 32 px above the screen's, and it is where
-    /// a maximized window sees itself too: no Wayland client can know its
-    /// place on the screen, and phoc maximizes every window into the area.
-    /// sway is read by its IPC, which says both edges.
+    /// 0.24 do. The size alone cannot say where the area sits: the keyboard is
+    /// docked at the output's bottom (`UsableArea.edgesKnown`), exact with no
+    /// other zone, 40 px lower than drawn under Phosh's home bar. sway is read
+    /// by its IPC, which says both edges; KWin 5.27 leaves the surface whole
+    /// with maliit shown.
     package var configuresLayerSurfacesToUsableArea: Bool {
         switch self {
         case .mir, .phoc: true

@@ -1,9 +1,9 @@
 import InsetCore
 
-/// What sway's usable area says about an OSK on the layer shell: its exclusive
-/// zone shrinks the visible workspace from the bottom, so the bottom gap beyond
-/// the gap with no OSK (the baseline, a panel's own zone included) is the
-/// keyboard. Pure, so the readings' rules (the baseline, when the zone is the
+/// What the usable area (sway's IPC, or a layer surface's size) says about an
+/// OSK on the layer shell: its exclusive zone shrinks the area from the
+/// bottom, so the gap beyond the gap with no OSK (the baseline, a panel's own
+/// zone included) is the keyboard. Pure, so the readings' rules (the baseline, when the zone is the
 /// OSK's, when a reading has settled, how sway's coordinates map to insetd's
 /// screen) are tested with exact numbers; `BridgeMachine` owns one.
 package struct ExclusiveZoneGauge: Hashable, Sendable {
@@ -66,8 +66,14 @@ package struct ExclusiveZoneGauge: Hashable, Sendable {
         guard gap == lastCovered || area.settled, screen.width > 0, area.output.width > 0, area.output.height > 0 else { return nil }
         let scaleX = screen.width / area.output.width
         let scaleY = screen.height / area.output.height
-        return Rect(
-            x: 0, y: (area.output.height - gap) * scaleY, width: area.output.width * scaleX, height: (gap - baseline) * scaleY)
+        // Where the area's place is not known, the zones with the OSK hidden
+        // are taken to be away from the keyboard, which is docked at the
+        // bottom: exact with none (Mir, phoc), and under Phosh's top bar and
+        // home bar 40 px lower than drawn but docked, so a window it covers
+        // is padded by its height (a frame short of the bottom is a floating
+        // keyboard, which pads nothing).
+        let top = area.edgesKnown ? area.output.height - gap : area.output.height - (gap - baseline)
+        return Rect(x: 0, y: top * scaleY, width: area.output.width * scaleX, height: (gap - baseline) * scaleY)
     }
 
     /// insetd's `screen` as it is when sway's output is `output`. Turned as the

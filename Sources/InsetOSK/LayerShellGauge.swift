@@ -2,17 +2,17 @@ import CWayland
 import Glibc
 import InsetCore
 
-/// The compositor's usable area where no IPC says it (Mir): an unmapped
+/// The compositor's usable area where no IPC says it (Mir, phoc): an unmapped
 /// layer-shell surface anchored to every edge of the output, exclusive zone 0,
 /// is configured to the output less every exclusive zone, and again when one
 /// changes, so squeekboard's or wvkbd's zone shows in its size in the
 /// compositor's own arrangement. The surface is never drawn and takes no
 /// input; the Wayland connection is this gauge's alone (CWayland).
 ///
-/// Only the height tells: a zone at the top (a panel's) is part of the gap
-/// with the OSK hidden, which `ExclusiveZoneGauge` takes as its baseline, and
-/// the keyboard's frame is placed as if that zone were at the bottom
-/// (`Compositor.configuresLayerSurfacesToUsableArea` says where that holds).
+/// Only the height tells (`UsableArea.edgesKnown` false): a panel's zone is
+/// part of the gap with the OSK hidden, which `ExclusiveZoneGauge` takes as
+/// its baseline, and the keyboard is docked at the output's bottom
+/// (`Compositor.configuresLayerSurfacesToUsableArea` says where the gauge is used).
 package final class LayerShellGauge {
     private let gauge: OpaquePointer
 
@@ -33,10 +33,10 @@ package final class LayerShellGauge {
         var output = (width: 0.0, height: 0.0)
         var usable = (width: 0.0, height: 0.0)
         cwayland_gauge_sizes(gauge, &output.width, &output.height, &usable.width, &usable.height)
-        // A configure is the compositor's arrangement whole: settled.
+        // A configure is the compositor's arrangement whole: settled; its size does not say where it sits.
         return UsableArea(
             output: Size(width: output.width, height: output.height), bottomGap: max(0, output.height - usable.height),
-            settled: true)
+            settled: true, edgesKnown: false)
     }
 
     private static func error(_ code: Int32) -> OSKError {

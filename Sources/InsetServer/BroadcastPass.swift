@@ -31,7 +31,7 @@ extension InsetServer {
             // the connection's buffers touched (as a C program writing the same
             // bytes to every client would do). The bytes are made only for a
             // client that can take them so.
-            if run.map({ $0.count == 1 }) ?? true, !buffers.hasOwnLine(connection.id) {
+            if !buffers.hasOwnLine(connection.id) {
                 let sent = connection.sendAtOnce {
                     let adjustment = run.map { adjustments[$0.lowerBound] }.map {
                         adjustmentLines.encoded(view: $0.view.name, $0, for: connection.framing)
@@ -48,7 +48,9 @@ extension InsetServer {
     }
 
     /// The pass's lines then `adjustments`, through the connection's own buffers.
-    private func sendInPass(_ buffers: inout PassBuffers, _ adjustments: ArraySlice<ViewAdjustment>, to connection: ClientConnection) {
+    private func sendInPass(
+        _ buffers: inout PassBuffers, _ adjustments: ArraySlice<ViewAdjustment>, to connection: ClientConnection
+    ) {
         sendLines(&buffers, to: connection, inPass: true)
         for adjustment in adjustments {
             let view = adjustment.view.name

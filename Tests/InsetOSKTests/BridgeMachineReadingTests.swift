@@ -294,6 +294,31 @@ import Testing
         ] + Self.squeekboardSettles(at: 70, wake: 1050))
     }
 
+    /// squeekboard says `Visible` (2030) but its zone never comes to the area
+    /// read (on another output, or none over a full-screen view): the area is
+    /// read every 16 ms for `confirmWindow` (1 s), then the show is confirmed
+    /// on squeekboard's word (the known frame reported again at 3030), with
+    /// the full-screen check due then too; the area is read at the measuring
+    /// pace again (2031 + 50).
+    @Test func aZoneThatNeverComesEndsTheFastReadingsAfterASecond() {
+        let frame = Self.squeekboardFrame
+        Self.run(Self.squeekboardMeasuredAndHidden + [
+            Line(ms: 2000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 2080, readArea: 1560),
+            Line(ms: 2000, event: Self.area(gap: 0), actions: [], wake: 2080, readArea: 2050),
+            Line(
+                ms: 2030, event: .oskObserved(visible: true),
+                actions: [.trace("squeekboard shown (confirmed at attempt 1)"), .checkFullscreen], wake: 3030, readArea: 2016),
+            Line(ms: 2031, event: Self.area(gap: 0), actions: [], wake: 3030, readArea: 2047),
+            Line(
+                ms: 3030, event: .tick,
+                actions: [
+                    .trace("squeekboard's zone is not in the usable area: its show is taken on its word"),
+                    .reportFrame(frame), .checkFullscreen,
+                ],
+                wake: 4030, readArea: 2081),
+        ])
+    }
+
     /// Under a compositor whose every configure is a whole arrangement (Mir's
     /// and phoc's layer-shell gauge: `settled`), the first show is measured at
     /// the first reading with the zone, 16 ms after one without it: the

@@ -21,7 +21,8 @@ import Testing
         var expected: Double? = nil
         /// The output from the second reading on (a new mode, scale or turn), where it changes.
         var resized: Size? = nil
-        /// The readings are a layer surface's configures (`UsableArea.settled`).
+        /// The readings are a layer surface's configures (`UsableArea.settled`,
+        /// and its size only: `edgesKnown` false).
         var settled = false
     }
 
@@ -74,6 +75,12 @@ import Testing
         // Mir's configure of the gauge's layer surface with squeekboard's 150 zone: 960 - 150 = 810.
         Row(name: "one configure settles", output: Size(width: 540, height: 960), screen: Size(width: 540, height: 960),
             gaps: [0, 150], covered: [false, true], frame: Rect(x: 0, y: 810, width: 540, height: 150), settled: true),
+        // Phosh's 32 px top bar and 40 px home bar: 72 with squeekboard hidden, 72 + 172 shown. A
+        // surface's size cannot say which edge each is at: the keyboard (244 - 72 = 172) is docked at
+        // 960 - 172 = 788, where a configured 172 put it (drawn at 748, above the home bar).
+        Row(name: "zones at rest from a surface's size: the keyboard docked at the bottom", output: Size(width: 540, height: 960),
+            screen: Size(width: 540, height: 960), gaps: [72, 244], covered: [false, true],
+            frame: Rect(x: 0, y: 788, width: 540, height: 172), settled: true),
         Row(name: "a configure with the zone gone settles nothing", output: Size(width: 540, height: 960),
             screen: Size(width: 540, height: 960), gaps: [0, 150, 0], covered: [false, true, false], frame: nil, settled: true),
     ]
@@ -85,7 +92,9 @@ import Testing
         var frame: Rect?
         var covered: [Bool] = []
         for (n, gap) in row.gaps.enumerated() {
-            let area = UsableArea(output: n > 0 ? row.resized ?? row.output : row.output, bottomGap: gap, settled: row.settled)
+            let area = UsableArea(
+                output: n > 0 ? row.resized ?? row.output : row.output, bottomGap: gap, settled: row.settled,
+                edgesKnown: !row.settled)
             covered.append(gauge.read(area))
             frame = gauge.settledFrame(area, screen: row.screen)
         }

@@ -18,7 +18,9 @@ struct LayerShellGaugeInSwayTests {
             let name = try #require(env.first { $0.hasPrefix("WAYLAND_DISPLAY=") }?.dropFirst("WAYLAND_DISPLAY=".count))
             let gauge = try LayerShellGauge(display: "\(session.dir)/xdg/\(name)")
             // Nothing claims a zone yet: the whole 390x844 output is usable.
-            #expect(try gauge.usableArea() == UsableArea(output: Size(width: 390, height: 844), bottomGap: 0, settled: true))
+            #expect(
+                try gauge.usableArea()
+                    == UsableArea(output: Size(width: 390, height: 844), bottomGap: 0, settled: true, edgesKnown: false))
 
             _ = try session.spawn(["squeekboard"], log: "squeekboard.log")
             #expect(await waitUntil(seconds: 10) { await session.busBool(Self.sm[0], Self.sm[1], Self.sm[2], "Visible") == false })
