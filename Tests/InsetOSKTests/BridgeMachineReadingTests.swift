@@ -302,13 +302,7 @@ import Testing
     /// pace again (2031 + 50).
     @Test func aZoneThatNeverComesEndsTheFastReadingsAfterASecond() {
         let frame = Self.squeekboardFrame
-        Self.run(Self.squeekboardMeasuredAndHidden + [
-            Line(ms: 2000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 2080, readArea: 1560),
-            Line(ms: 2000, event: Self.area(gap: 0), actions: [], wake: 2080, readArea: 2050),
-            Line(
-                ms: 2030, event: .oskObserved(visible: true),
-                actions: [.trace("squeekboard shown (confirmed at attempt 1)"), .checkFullscreen], wake: 3030, readArea: 2016),
-            Line(ms: 2031, event: Self.area(gap: 0), actions: [], wake: 3030, readArea: 2047),
+        Self.run(Self.secondShowAwaitingItsZone + [
             Line(
                 ms: 3030, event: .tick,
                 actions: [
@@ -348,6 +342,18 @@ import Testing
         Self.run(Self.squeekboardMeasuredAndHidden)
     }
 
+    /// squeekboard shown again at 2000 (the area read at once: the last reading,
+    /// 1510, is more than 50 ms old), says `Visible` at 2030, and the area
+    /// read at 2031 has no zone yet: read every 16 ms from then.
+    static let secondShowAwaitingItsZone: [Line] = squeekboardMeasuredAndHidden + [
+        Line(ms: 2000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 2080, readArea: 1560),
+        Line(ms: 2000, event: area(gap: 0), actions: [], wake: 2080, readArea: 2050),
+        Line(
+            ms: 2030, event: .oskObserved(visible: true),
+            actions: [.trace("squeekboard shown (confirmed at attempt 1)"), .checkFullscreen], wake: 3030, readArea: 2016),
+        Line(ms: 2031, event: area(gap: 0), actions: [], wake: 3030, readArea: 2047),
+    ]
+
     /// squeekboard says Visible before sway maps its surface. Shown again with
     /// its frame known, the show is confirmed to insetd (the frame reported
     /// again, which moves the views) when sway's usable area shows the zone,
@@ -355,14 +361,7 @@ import Testing
     /// it (2047), not at the Visible (2030).
     @Test func aBusOSKsShowIsConfirmedWhenItsZoneIsInTheUsableArea() {
         let frame = Self.squeekboardFrame
-        Self.run(Self.squeekboardMeasuredAndHidden + [
-            // Read at once: the last reading (1510) is more than 50 ms old.
-            Line(ms: 2000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 2080, readArea: 1560),
-            Line(ms: 2000, event: Self.area(gap: 0), actions: [], wake: 2080, readArea: 2050),
-            Line(
-                ms: 2030, event: .oskObserved(visible: true),
-                actions: [.trace("squeekboard shown (confirmed at attempt 1)"), .checkFullscreen], wake: 3030, readArea: 2016),
-            Line(ms: 2031, event: Self.area(gap: 0), actions: [], wake: 3030, readArea: 2047),
+        Self.run(Self.secondShowAwaitingItsZone + [
             Line(ms: 2047, event: Self.area(gap: 228), actions: [.reportFrame(frame)], wake: 3030, readArea: 2147),
         ])
     }
