@@ -88,10 +88,11 @@ package struct BridgeMachine: Sendable {
     /// is told (again on every link), so it shows no keyboard meanwhile.
     var oskEnded = false
     /// The OSK said it shows and the usable area does not show its zone
-    /// yet: the show is confirmed to insetd when the area does.
-    var confirmOnArea = false
-    /// Until when a confirmation waits for the zone (`confirmWindow`).
+    /// yet: the show is confirmed to insetd when the area does, or on the
+    /// OSK's word at this time (`confirmWindow`).
     var confirmUntil: Instant?
+    /// A confirmation waits for the OSK's zone in the usable area.
+    var confirmOnArea: Bool { confirmUntil != nil }
     /// Whether the last reading of the usable area showed the OSK's zone.
     var areaCovered = false
 
@@ -202,7 +203,7 @@ package struct BridgeMachine: Sendable {
             observed = nil
             visibleSince = nil
             pendingUserHide = nil
-            confirmOnArea = false
+            confirmUntil = nil
         case .oskObserved(let visible):
             if !visible { baselineWanted = true }
             observe(visible, now: now, &out)
@@ -279,7 +280,7 @@ package struct BridgeMachine: Sendable {
         }
         visibleSince = nil
         areaCovered = false
-        confirmOnArea = false
+        confirmUntil = nil
         // Hidden from the start, or hidden while insetd hides anyway: not news.
         guard previous == true, desired else { return }
         // The bridge's own hide, seen (a show waits for it: `assertShow`).
@@ -322,17 +323,16 @@ package struct BridgeMachine: Sendable {
     /// is read at that pace too.
     mutating func confirmShown(now: Instant, _ out: inout [BridgeAction]) {
         guard linked else { return }
-        confirmOnArea = measurable && reportsVisibility && !areaCovered
-        confirmUntil = confirmOnArea ? now + timing.confirmWindow : nil
-        if !confirmOnArea, let frame = reportedFrame { out.append(.reportFrame(frame)) }
+        let awaitZone = measurable && reportsVisibility && !areaCovered
+        confirmUntil = awaitZone ? now + timing.confirmWindow : nil
+        if !awaitZone, let frame = reportedFrame { out.append(.reportFrame(frame)) }
     }
 
     /// A zone that never came (the OSK on another output than the one
     /// measured, or none applied over a full-screen view): the show is
     /// confirmed by the OSK's word alone, and the area no longer read every frame.
     private mutating func confirmWithoutZone(now: Instant, _ out: inout [BridgeAction]) {
-        guard confirmOnArea, let until = confirmUntil, now >= until else { return }
-        confirmOnArea = false
+        guard let until = confirmUntil, now >= until else { return }
         confirmUntil = nil
         out.append(.trace("\(name)'s zone is not in the usable area: its show is taken on its word"))
         if linked, let frame = reportedFrame { out.append(.reportFrame(frame)) }
@@ -443,7 +443,7 @@ package struct BridgeMachine: Sendable {
     }
 
     private mutating func resetEpisode() {
-        confirmOnArea = false
+        confirmUntil = nil
         attempts = 0
         nextCheck = nil
         pendingUserHide = nil
@@ -455,7 +455,7 @@ package struct BridgeMachine: Sendable {
         if let nextCheck { times.append(nextCheck) }
         if let pendingUserHide { times.append(pendingUserHide + timing.userHideHold) }
         if desired, observed == true, let nextFullscreenCheck { times.append(nextFullscreenCheck) }
-        if confirmOnArea, let confirmUntil { times.append(confirmUntil) }
+        if let confirmUntil { times.append(confirmUntil) }
         return times.min()
     }
 }
