@@ -33,10 +33,9 @@ package final class LayerShellGauge {
         var output = (width: 0.0, height: 0.0)
         var usable = (width: 0.0, height: 0.0)
         cwayland_gauge_sizes(gauge, &output.width, &output.height, &usable.width, &usable.height)
-        // A configure is the compositor's arrangement whole: settled; its size does not say where it sits.
         return UsableArea(
             output: Size(width: output.width, height: output.height), bottomGap: max(0, output.height - usable.height),
-            settled: true, edgesKnown: false)
+            source: .layerSurface)
     }
 
     private static func error(_ code: Int32) -> OSKError {

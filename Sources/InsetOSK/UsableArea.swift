@@ -13,19 +13,31 @@ package struct UsableArea: Hashable, Sendable {
     /// `edgesKnown` is false, how much of the output's height the zones take
     /// at either edge.
     package var bottomGap: Double
+    /// Where the reading comes from, which decides what one reading says.
+    package var source: Source
+
+    /// The two ways the bridge reads a usable area.
+    package enum Source: Hashable, Sendable {
+        /// sway's IPC, polled: the workspace's rectangle says where the area
+        /// sits, and a poll may catch a zone the compositor applies in steps.
+        case swayIPC
+        /// A layer surface's configure: the compositor's arrangement whole,
+        /// but only its size.
+        case layerSurface
+    }
+
+    package init(output: Size, bottomGap: Double, source: Source = .swayIPC) {
+        self.output = output
+        self.bottomGap = bottomGap
+        self.source = source
+    }
+
     /// The reading is the compositor's whole arrangement (a layer surface's
     /// configure), not a poll that may catch a zone applied in steps: one
     /// such reading settles the keyboard's frame.
-    package var settled: Bool
+    package var settled: Bool { source == .layerSurface }
     /// The reading says where the area sits (sway's workspace rectangle), not
     /// only its size (a layer surface's): without it, a panel's zone at the top
     /// cannot be told from one at the bottom.
-    package var edgesKnown: Bool
-
-    package init(output: Size, bottomGap: Double, settled: Bool = false, edgesKnown: Bool = true) {
-        self.output = output
-        self.bottomGap = bottomGap
-        self.settled = settled
-        self.edgesKnown = edgesKnown
-    }
+    package var edgesKnown: Bool { source == .swayIPC }
 }

@@ -314,13 +314,13 @@ import Testing
     }
 
     /// Under a compositor whose every configure is a whole arrangement (Mir's
-    /// and phoc's layer-shell gauge: `settled`), the first show is measured at
+    /// and phoc's layer-shell gauge: `.layerSurface`), the first show is measured at
     /// the first reading with the zone, 16 ms after one without it: the
     /// frame is reported (the confirmation insetd waits for) 16 ms after the
     /// Visible, not at the next 50 ms reading.
     @Test func aFirstShowUnderAWholeArrangementIsMeasuredAtTheFirstReadingWithItsZone() {
         func settled(_ gap: Double) -> BridgeEvent {
-            .usableArea(UsableArea(output: Size(width: 390, height: 844), bottomGap: gap, settled: true))
+            .usableArea(UsableArea(output: Size(width: 390, height: 844), bottomGap: gap, source: .layerSurface))
         }
         Self.run(Array(Self.squeekboardMeasuredAndHidden.prefix(6)) + [
             Line(ms: 1030, event: settled(0), actions: [], wake: 2030, readArea: 1046),

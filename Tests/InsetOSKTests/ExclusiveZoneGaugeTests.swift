@@ -21,8 +21,8 @@ import Testing
         var expected: Double? = nil
         /// The output from the second reading on (a new mode, scale or turn), where it changes.
         var resized: Size? = nil
-        /// The readings are a layer surface's configures (`UsableArea.settled`,
-        /// and its size only: `edgesKnown` false).
+        /// The readings are a layer surface's configures (`UsableArea.Source.layerSurface`:
+        /// settled in one, and its size only).
         var settled = false
     }
 
@@ -93,8 +93,8 @@ import Testing
         var covered: [Bool] = []
         for (n, gap) in row.gaps.enumerated() {
             let area = UsableArea(
-                output: n > 0 ? row.resized ?? row.output : row.output, bottomGap: gap, settled: row.settled,
-                edgesKnown: !row.settled)
+                output: n > 0 ? row.resized ?? row.output : row.output, bottomGap: gap,
+                source: row.settled ? .layerSurface : .swayIPC)
             covered.append(gauge.read(area))
             frame = gauge.settledFrame(area, screen: row.screen)
         }

@@ -20,7 +20,7 @@ struct LayerShellGaugeInSwayTests {
             // Nothing claims a zone yet: the whole 390x844 output is usable.
             #expect(
                 try gauge.usableArea()
-                    == UsableArea(output: Size(width: 390, height: 844), bottomGap: 0, settled: true, edgesKnown: false))
+                    == UsableArea(output: Size(width: 390, height: 844), bottomGap: 0, source: .layerSurface))
 
             _ = try session.spawn(["squeekboard"], log: "squeekboard.log")
             #expect(await waitUntil(seconds: 10) { await session.busBool(Self.sm[0], Self.sm[1], Self.sm[2], "Visible") == false })
