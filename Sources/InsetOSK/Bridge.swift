@@ -64,7 +64,7 @@ package final class Bridge {
     private var followUps: [BridgeEvent] = []
 
     private let sway = SwayIPC()
-    /// The usable area where the compositor has no IPC for it (Mir),
+    /// The usable area where the compositor has no IPC for it (Mir, phoc),
     /// for an OSK that claims an exclusive zone; opened at its attach.
     private var layerGauge: LayerShellGauge?
 

@@ -14,7 +14,7 @@ package enum BridgeEvent: Hashable, Sendable {
     /// The OSK can be driven. Without `observable` (no property, no sway) a show
     /// cannot be confirmed and is taken as done; `configured` are wvkbd's -H/-L;
     /// `measurable`: the compositor's usable area tells the real frame (sway's
-    /// IPC, Mir's layer-shell gauge);
+    /// IPC, the layer-shell gauge under Mir and phoc);
     /// without `reportsVisibility` (wvkbd) that area also tells whether it is shown;
     /// `animation`: how it moves on the screen (nil: not known); `reportsFrame`:
     /// the OSK (or its shell) says where the keyboard is (GNOME's, through

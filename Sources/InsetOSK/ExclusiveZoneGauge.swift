@@ -3,9 +3,10 @@ import InsetCore
 /// What the usable area (sway's IPC, or a layer surface's size) says about an
 /// OSK on the layer shell: its exclusive zone shrinks the area from the
 /// bottom, so the gap beyond the gap with no OSK (the baseline, a panel's own
-/// zone included) is the keyboard. Pure, so the readings' rules (the baseline, when the zone is the
-/// OSK's, when a reading has settled, how sway's coordinates map to insetd's
-/// screen) are tested with exact numbers; `BridgeMachine` owns one.
+/// zone included) is the keyboard. Pure, so the readings' rules (the
+/// baseline, when the zone is the OSK's, when a reading has settled, how the
+/// output's coordinates map to insetd's screen) are tested with exact
+/// numbers; `BridgeMachine` owns one.
 package struct ExclusiveZoneGauge: Hashable, Sendable {
     /// The smallest bottom gap seen: the gap with the OSK hidden.
     package private(set) var baseline: Double?

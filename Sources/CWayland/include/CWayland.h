@@ -2,7 +2,7 @@
    layer-shell surface anchored to every edge of an output with exclusive zone
    0 is configured to the output less every other surface's exclusive zone (an
    on-screen keyboard's among them), and configured again when one changes.
-   insetd-osk reads it where the compositor has no IPC that says it (Mir).
+   insetd-osk reads it where the compositor has no IPC that says it (Mir, phoc).
 
    libwayland-client is opened on the first call, not linked: insetd and
    insetd-osk are one multi-call binary, and the daemon never talks Wayland. */
