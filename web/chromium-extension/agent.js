@@ -242,10 +242,19 @@ export function focusChanged() {
 }
 
 /// A child frame's field (relayed by the service worker, with the child's
-/// frame id): it is in the <iframe> that has the focus here.
-export function childChanged(message) {
+/// frame id): it is in the <iframe> that has the focus here. A cross-origin
+/// child runs in another process, and Chromium may deliver the relayed message
+/// before this document's focus has moved to the <iframe>: the field waits
+/// for it, a few frames at most.
+let awaitingFrame = 0; // the animation frame retrying a child's field
+const CHILD_FOCUS_FRAMES = 30; // half a second at 60 Hz
+export function childChanged(message, tries = CHILD_FOCUS_FRAMES) {
   if (!isTop) return;
+  cancelAnimationFrame(awaitingFrame);
+  awaitingFrame = 0;
   const frame = deepActive();
   if (message.type === "child-focus" && isFrame(frame)) focusOn(new FrameField(frame, message.rect), message.from);
-  else if (message.type === "child-blur" && focusedFrame === message.from && !isEditable(frame)) blurred();
+  else if (message.type === "child-focus" && tries > 0 && !isEditable(frame)) {
+    awaitingFrame = requestAnimationFrame(() => childChanged(message, tries - 1));
+  } else if (message.type === "child-blur" && focusedFrame === message.from && !isEditable(frame)) blurred();
 }
