@@ -37,6 +37,11 @@ package protocol OSKBackend: AnyObject {
     /// Whether the OSK is a layer surface that claims an exclusive zone
     /// (squeekboard, wvkbd): the compositor's usable area then shows it.
     var claimsExclusiveZone: Bool { get }
+    /// Whether the OSK lays itself out anew when its output turns or changes
+    /// size (squeekboard, 100-200 ms after): its zone from before is then
+    /// its old panel for a while, not its keyboard there. wvkbd keeps its
+    /// zone, which is then its keyboard on the new output at once.
+    var laysOutOnOutputChange: Bool { get }
     /// Whether `focusedWindow()` reads where the compositor draws its focused
     /// window (GNOME Shell, through insetd's extension): the bridge relays it
     /// to insetd, which places a client that cannot know its window's place.
@@ -58,6 +63,7 @@ extension OSKBackend {
     package func focusedWindow() -> Rect? { nil }
     package func animation(on compositor: Compositor?) -> Animation? { nil }
     package var claimsExclusiveZone: Bool { false }
+    package var laysOutOnOutputChange: Bool { false }
     package func hardwareKeyboard(_ usable: Bool) {}
     package func restore() {}
 }

@@ -236,7 +236,7 @@ package final class Bridge {
                 .oskAttached(
                     name: backend.name, observable: observable, configured: heights, measurable: areaReadable,
                     reportsVisibility: backend.usesBus, animation: backend.animation(on: compositor),
-                    reportsFrame: backend.reportsFrame),
+                    reportsFrame: backend.reportsFrame, laysOutOnOutputChange: backend.laysOutOnOutputChange),
                 now: now)
         } catch {
             failed("osk", "\(error)")

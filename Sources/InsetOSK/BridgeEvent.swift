@@ -18,10 +18,12 @@ package enum BridgeEvent: Hashable, Sendable {
     /// without `reportsVisibility` (wvkbd) that area also tells whether it is shown;
     /// `animation`: how it moves on the screen (nil: not known); `reportsFrame`:
     /// the OSK (or its shell) says where the keyboard is (GNOME's, through
-    /// insetd's extension), so its frame is measured without sway too.
+    /// insetd's extension), so its frame is measured without sway too;
+    /// `laysOutOnOutputChange`: its zone from before a turn is its old panel
+    /// for `BridgeTiming.relayoutWait` (squeekboard), not its keyboard there.
     case oskAttached(
         name: String, observable: Bool, configured: ConfiguredHeights?, measurable: Bool = false, reportsVisibility: Bool = true,
-        animation: Animation? = nil, reportsFrame: Bool = false)
+        animation: Animation? = nil, reportsFrame: Bool = false, laysOutOnOutputChange: Bool = false)
     /// The OSK went away (crash, restart, bus name lost).
     case oskDetached
     /// The OSK's visibility as last read; repeated readings are harmless.
@@ -111,8 +113,9 @@ package struct BridgeTiming: Hashable, Sendable {
     package var confirmWindow: Duration = .seconds(1)
     /// After the output changed size under a shown OSK, how long its zone from
     /// before is taken for its old panel rather than its keyboard on the new
-    /// output: squeekboard lays itself out anew 100-200 ms after (here), wvkbd
-    /// keeps its height, which is then measured once this has passed.
+    /// output, for an OSK that lays itself out anew (squeekboard: 100-200 ms
+    /// after, here). One that keeps its zone (wvkbd) is measured at once and
+    /// read this long still, so a layout it does change is caught.
     package var relayoutWait: Duration = .milliseconds(500)
 
     package init() {}

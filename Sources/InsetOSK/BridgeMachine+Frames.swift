@@ -8,9 +8,11 @@ import InsetCore
 /// hide timelines.
 extension BridgeMachine {
     /// The OSK's real frame, measured: kept for the next links, and reported.
-    mutating func measured(_ frame: Rect, source: String, _ out: inout [BridgeAction]) {
+    mutating func measured(_ frame: Rect, source: String, now: Instant, _ out: inout [BridgeAction]) {
         realFrame = frame
-        measureUntil = nil
+        // An OSK that keeps its zone through a turn is measured at once, and
+        // read for `relayoutWait` still in case it lays itself out after all.
+        measureUntil = outputChanged.map { $0.at + timing.relayoutWait }.flatMap { $0 > now ? $0 : nil }
         if linked, frame != reportedFrame { out.append(.log("\(name)'s real frame: \(frame) (from \(source))")) }
         report(frame: frame, &out)
     }
@@ -27,16 +29,19 @@ extension BridgeMachine {
         }
         lastOutput = area.output
         lastGap = area.bottomGap
-        // The zone from before the change is the OSK's old panel (squeekboard's
-        // 230 px on the 540 output it has left), not yet its keyboard there:
-        // reported, insetd would keep it for that screen and pad for it.
-        let oldPanel = outputChanged.map { area.bottomGap == $0.gap && now < $0.at + timing.relayoutWait } ?? false
+        // The zone from before the change is the old panel of an OSK that lays
+        // itself out anew (squeekboard's 230 px on the 540 output it has
+        // left), not yet its keyboard there: reported, insetd would keep it
+        // for that screen and pad for it.
+        let oldPanel =
+            laysOutOnOutputChange
+            && (outputChanged.map { area.bottomGap == $0.gap && now < $0.at + timing.relayoutWait } ?? false)
         let covered = gauge.read(area)
         areaCovered = covered
         if !reportsVisibility { observe(covered, now: now, &out) }
         if confirmOnArea, covered { confirmShown(now: now, &out) }
         guard measuring(now: now), !oldPanel, let frame = gauge.settledFrame(area, screen: screen) else { return }
-        measured(frame, source: "the usable area", &out)
+        measured(frame, source: "the usable area", now: now, &out)
     }
 
     /// A show was asked for or seen, and its frame is not measured yet.

@@ -30,6 +30,7 @@ package struct BridgeMachine: Sendable {
     var measurable = false
     /// The OSK says where it is (`BridgeEvent.oskAttached`'s `reportsFrame`).
     var reportsFrame = false
+    var laysOutOnOutputChange = false
     /// The OSK says whether it is shown; else the compositor's usable area does.
     var reportsVisibility = true
     /// insetd was told, on this link, that the frame is measured and shows confirmed (a nil frame).
@@ -167,7 +168,8 @@ package struct BridgeMachine: Sendable {
         case .hardwareKeyboard(let usable):
             hardwareKeyboard = usable
         case .oskAttached(
-            let name, let observable, let configured, let measurable, let reportsVisibility, let animation, let reportsFrame):
+            let name, let observable, let configured, let measurable, let reportsVisibility, let animation, let reportsFrame,
+            let laysOutOnOutputChange):
             self.name = name
             if animation != self.animation { announcedAnimation = false }
             self.animation = animation
@@ -176,6 +178,7 @@ package struct BridgeMachine: Sendable {
             self.measurable = measurable
             self.reportsFrame = reportsFrame
             self.reportsVisibility = reportsVisibility
+            self.laysOutOnOutputChange = laysOutOnOutputChange
             attached = true
             if oskEnded {
                 oskEnded = false
@@ -208,7 +211,7 @@ package struct BridgeMachine: Sendable {
             if !visible { baselineWanted = true }
             observe(visible, now: now, &out)
         case .frameMeasured(let frame, let source):
-            measured(frame, source: source, &out)
+            measured(frame, source: source, now: now, &out)
         case .usableArea(let area):
             lastAreaRead = now
             baselineWanted = false

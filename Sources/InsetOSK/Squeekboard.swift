@@ -15,6 +15,7 @@ final class Squeekboard: OSKBackend {
         compositor?.drawsLayerSurfacesWhole == true ? Animation.none : nil
     }
     let claimsExclusiveZone = true
+    let laysOutOnOutputChange = true
     let usesBus = true
     private var bus: DBusConnection?
     private let setting: GnomeSetting?

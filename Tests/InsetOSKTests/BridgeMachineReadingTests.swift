@@ -22,27 +22,37 @@ import Testing
 
     static func run(_ lines: [Line]) { BridgeMachineTests.run(lines, checkingReads: true) }
 
-    /// wvkbd attached hidden (gap 0 read: the baseline), and insetd shows the keyboard at 1000 ms.
-    static let wvkbdShownAt1000: [Line] = [
+    /// wvkbd attached hidden (gap 0 read: the baseline), and insetd shows the
+    /// keyboard at 1000 ms. `laysOut`: as if it laid itself out anew when its
+    /// output changes, as squeekboard does (the machine knows no more of it).
+    static func wvkbdShownAt1000(laysOut: Bool = false) -> [Line] {
+        [
             Line(ms: 0, event: .linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), actions: []),
             Line(
                 ms: 0,
-                event: .oskAttached(name: "wvkbd", observable: true, configured: nil, measurable: true, reportsVisibility: false),
+                event: .oskAttached(
+                    name: "wvkbd", observable: true, configured: nil, measurable: true, reportsVisibility: false,
+                    laysOutOnOutputChange: laysOut),
                 actions: [.reportFrame(nil), .setHardwareKeyboard(false), .setOSKVisible(false)], readArea: 0),
             Line(ms: 0, event: Self.area(gap: 0), actions: [], readArea: 100),
             Line(ms: 1000, event: .keyboard(shown: true), actions: [.setOSKVisible(true)], wake: 1080, readArea: 16),
-    ]
+        ]
+    }
+    static let wvkbdShownAt1000: [Line] = wvkbdShownAt1000()
 
     /// ... then seen at 1010 (300: y 844 - 300 = 544) and measured at the
     /// second equal reading, 1060; the area watched every 100 ms from then.
-    static let wvkbdMeasuredInPortrait: [Line] = wvkbdShownAt1000 + [
-        Line(
-            ms: 1010, event: Self.area(gap: 300),
-            actions: [.trace("wvkbd shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2010, readArea: 1060),
-        Line(
-            ms: 1060, event: Self.area(gap: 300),
-            actions: measured(Rect(x: 0, y: 544, width: 390, height: 300)), wake: 2010, readArea: 1160),
-    ]
+    static func wvkbdMeasuredInPortrait(laysOut: Bool = false) -> [Line] {
+        wvkbdShownAt1000(laysOut: laysOut) + [
+            Line(
+                ms: 1010, event: Self.area(gap: 300),
+                actions: [.trace("wvkbd shown (confirmed at attempt 1)"), .checkFullscreen], wake: 2010, readArea: 1060),
+            Line(
+                ms: 1060, event: Self.area(gap: 300),
+                actions: measured(Rect(x: 0, y: 544, width: 390, height: 300)), wake: 2010, readArea: 1160),
+        ]
+    }
+    static let wvkbdMeasuredInPortrait: [Line] = wvkbdMeasuredInPortrait()
 
     /// What wvkbd's frame measured in sway's usable area gives: a log line
     /// with the frame, and its report to insetd.
@@ -145,7 +155,8 @@ import Testing
         Self.run(Self.wvkbdMeasuredInPortrait + [
             Line(ms: 1160, event: turned, actions: [], wake: 2010, readArea: 1210),
             Line(ms: 1210, event: Self.area(gap: 300), actions: [], wake: 2010, readArea: 1260),
-            Line(ms: 1260, event: Self.area(gap: 300), actions: [.reportFrame(portrait)], wake: 2010, readArea: 1360),
+            // Read every 50 ms still, for `relayoutWait` after the last change (to 1710).
+            Line(ms: 1260, event: Self.area(gap: 300), actions: [.reportFrame(portrait)], wake: 2010, readArea: 1310),
         ])
     }
 
@@ -160,51 +171,66 @@ import Testing
         Self.run(Self.wvkbdMeasuredInPortrait + [
             // Measured: read every 100 ms (wvkbd cannot say it is shown).
             Line(ms: 1160, event: turned(200), actions: [], wake: 2010, readArea: 1210),
+            // Read every 50 ms still, for `relayoutWait` after the turn (to 1660).
             Line(
                 ms: 1210, event: turned(200),
                 actions: Self.measured(landscape),
-                wake: 2010, readArea: 1310),
+                wake: 2010, readArea: 1260),
             // insetd had not turned yet and refused it: reported again at the
-            // next reading (measured every 50 ms again).
+            // next reading.
             Line(ms: 1220, event: .frameRefused, actions: [], wake: 2010, readArea: 1260),
             Line(
                 ms: 1260, event: turned(200),
                 actions: Self.measured(landscape),
-                wake: 2010, readArea: 1360),
+                wake: 2010, readArea: 1310),
         ])
     }
 
     /// wvkbd shown, measured on the 390x844 output (300: y 544), and the
-    /// output takes a mode 520 wide under it (as squeekboard grows with the
-    /// output's width): the frame is measured again in insetd's screen grown
-    /// with the output, 520x844 (0, 844 - 300 = 544, 520 wide), not scaled
-    /// into the welcome's 390 (which insetd would keep as that screen's
-    /// keyboard), once the zone from before has held `relayoutWait` (an OSK
-    /// that lays itself out anew changes it sooner), and reported again until
-    /// insetd's clients say the screen is 520 wide.
-    @Test func aFrameMeasuredOnAWiderOutputIsInAScreenAsWide() {
+    /// output takes a mode 520 wide under it: wvkbd keeps its zone, so the
+    /// frame is measured again in insetd's screen grown with the output,
+    /// 520x844 (0, 844 - 300 = 544, 520 wide), at the first reading there
+    /// (1160: the zone is the last reading's), not scaled into the
+    /// welcome's 390; the area is read every
+    /// 50 ms for `relayoutWait` after the change (500 ms, to 1660) in case
+    /// the OSK lays itself out after all (here: 350 from 1360, y 844 - 350 =
+    /// 494, measured at 1410), and reported again when insetd refuses it
+    /// (its clients have not said the screen is 520 wide yet).
+    @Test func aZoneKeptThroughAWiderOutputIsMeasuredAtOnce() {
         let widened = Rect(x: 0, y: 544, width: 520, height: 300)
+        let laidOut = Rect(x: 0, y: 494, width: 520, height: 350)
         func wide(_ gap: Double) -> BridgeEvent {
             .usableArea(UsableArea(output: Size(width: 520, height: 844), bottomGap: gap))
         }
         Self.run(Self.wvkbdMeasuredInPortrait + [
-            // The same zone as before the change: the OSK's old panel for
-            // `relayoutWait` (500 ms, to 1660), read every 50 ms meanwhile.
-        ] + (0..<10).map { n in
+            Line(ms: 1160, event: wide(300), actions: Self.measured(widened), wake: 2010, readArea: 1210),
+            Line(ms: 1210, event: wide(300), actions: [], wake: 2010, readArea: 1260),
+            Line(ms: 1260, event: wide(300), actions: [], wake: 2010, readArea: 1310),
+            // Refused: reported again at the next reading.
+            Line(ms: 1270, event: .frameRefused, actions: [], wake: 2010, readArea: 1310),
+            Line(ms: 1310, event: wide(300), actions: Self.measured(widened), wake: 2010, readArea: 1360),
+            Line(ms: 1360, event: wide(350), actions: [], wake: 2010, readArea: 1410),
+            Line(ms: 1410, event: wide(350), actions: Self.measured(laidOut), wake: 2010, readArea: 1460),
+            Line(ms: 1460, event: wide(350), actions: [], wake: 2010, readArea: 1510),
+            // `relayoutWait` over: watched every 100 ms again.
+            Line(ms: 1660, event: wide(350), actions: [], wake: 2010, readArea: 1760),
+        ])
+    }
+
+    /// The same change under an OSK that lays itself out anew (squeekboard):
+    /// its zone from before is its old panel, not its keyboard on the new
+    /// output, for `relayoutWait` (500 ms, to 1660), read every 50 ms
+    /// meanwhile; held that long, it is taken as the keyboard there (0, 844 -
+    /// 300 = 544, 520 wide).
+    @Test func anOldPanelIsHeldWhileTheOSKMayLayItselfOutAnew() {
+        let widened = Rect(x: 0, y: 544, width: 520, height: 300)
+        func wide(_ gap: Double) -> BridgeEvent {
+            .usableArea(UsableArea(output: Size(width: 520, height: 844), bottomGap: gap))
+        }
+        Self.run(Self.wvkbdMeasuredInPortrait(laysOut: true) + (0..<10).map { n in
             Line(ms: 1160 + 50 * n, event: wide(300), actions: [], wake: 2010, readArea: 1210 + 50 * n)
         } + [
-            // Held that long: wvkbd's height on the new output. Measured, the
-            // area is watched every 100 ms again.
-            Line(
-                ms: 1660, event: wide(300),
-                actions: Self.measured(widened),
-                wake: 2010, readArea: 1760),
-            // Refused: measured again at the next reading, 50 ms after the last.
-            Line(ms: 1670, event: .frameRefused, actions: [], wake: 2010, readArea: 1710),
-            Line(
-                ms: 1710, event: wide(300),
-                actions: Self.measured(widened),
-                wake: 2010, readArea: 1810),
+            Line(ms: 1660, event: wide(300), actions: Self.measured(widened), wake: 2010, readArea: 1760),
         ])
     }
 
@@ -216,13 +242,14 @@ import Testing
         func wide(_ gap: Double) -> BridgeEvent {
             .usableArea(UsableArea(output: Size(width: 520, height: 844), bottomGap: gap))
         }
-        Self.run(Self.wvkbdMeasuredInPortrait + [
+        Self.run(Self.wvkbdMeasuredInPortrait(laysOut: true) + [
             Line(ms: 1160, event: wide(300), actions: [], wake: 2010, readArea: 1210),
             Line(ms: 1210, event: wide(350), actions: [], wake: 2010, readArea: 1260),
+            // Read every 50 ms still, to the end of `relayoutWait` (1660).
             Line(
                 ms: 1260, event: wide(350),
                 actions: Self.measured(widened),
-                wake: 2010, readArea: 1360),
+                wake: 2010, readArea: 1310),
         ])
     }
 
