@@ -284,11 +284,11 @@ export class InsetdKeyboard extends EventTarget {
     this.pendingUpdate = requestAnimationFrame(() => {
       this.pendingUpdate = 0;
       if (!this.connected) return;
-      // 0.3 s, though a Wayland compositor turns the window at once: the OSK
-      // lays itself out anew after the turn, and its report, applied over
-      // 0.3 s, reaches a window the compositor has not yet resized for it
-      // with next to nothing (applied at once, 58-98 px for a frame).
-      this.sendScreen(0.3);
+      // A turn lasts no time: the compositor turns the window at once, and
+      // the OSK's report for the turned screen moves the views as the
+      // keyboard moves anyway. Over a longer one the field would scroll into
+      // the turned viewport under a keyboard drawn there already.
+      this.sendScreen(0);
       this.sendWindow();
       this.followViewport();
       for (const view of this.views.values()) {

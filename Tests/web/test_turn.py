@@ -19,6 +19,22 @@ class TurnedScreen(WindowPageTest):
         page.wait_for_function("() => insetd.boundingRect.height === 209", timeout=5000)
         return page
 
+    def test_a_turn_is_a_transition_of_no_duration(self):
+        """A Wayland compositor turns the window at once: the page tells
+        insetd of the new screen with a 0 s transition, so that no view is
+        animated into the turned viewport under a keyboard drawn there."""
+        daemon = Daemon(free_port(), origins=[self.origin])
+        try:
+            page = self.open(daemon, 844)
+            self.turn(844, 390)
+            page.wait_for_function("() => innerWidth === 844", timeout=5000)
+            page.wait_for_timeout(100)
+            self.assertEqual(self.sent(page, "transition"),
+                             [{"type": "transition", "duration": 0, "screen": {"width": 844, "height": 390}}])
+            page.close()
+        finally:
+            self.assertEqual(daemon.stop(), 0)
+
     def test_a_turned_screen_shows_no_keyboard_before_insetd_speaks_for_it(self):
         daemon = Daemon(free_port(), origins=[self.origin])
         try:

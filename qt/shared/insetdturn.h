@@ -9,11 +9,12 @@
 
 /// The output a window is on now measures @p now; @p last is the size last
 /// seen (updated). A new size after the first one seen is a turn (or the
-/// window moved to another output): insetd (with @p ctx) hears a 0.3 s
-/// transition to it, as insetd.js says a turn lasts: insetd pins each view
-/// through it, so the OSK's report for the turned screen, applied over it,
-/// does not pad a window the compositor has not yet resized for it in one
-/// step. The first size seen is the one insetd was configured with.
+/// window moved to another output): insetd (with @p ctx) hears a transition
+/// to it of no duration, as insetd.js says a turn lasts: the compositor turns
+/// the window at once, and the OSK's report for the turned screen moves the
+/// views as the keyboard moves (over 0.3 s, the field scrolled into the
+/// turned window under a keyboard drawn there already). The first size seen
+/// is the one insetd was configured with.
 /// @return whether it was a turn.
 inline bool insetdOutputTurned(struct insetd *ctx, QSize &last, QSize now)
 {
@@ -25,7 +26,7 @@ inline bool insetdOutputTurned(struct insetd *ctx, QSize &last, QSize now)
         return false;
     if (ctx) {
         const insetd_size screen{double(now.width()), double(now.height())};
-        insetd_transition(ctx, 0.3, &screen);
+        insetd_transition(ctx, 0, &screen);
     }
     return true;
 }

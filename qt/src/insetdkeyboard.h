@@ -58,8 +58,10 @@ public:
     bool connected() const { return m_connected; }
 
     /// The screen (the output) was rotated to width x height; insetd suspends
-    /// its filter for @p seconds and pins each view's upper-left corner.
-    Q_INVOKABLE void rotated(double width, double height, double seconds = 0.3);
+    /// its filter for @p seconds (at least 0.3) and pins each view's
+    /// upper-left corner. @p seconds: how long the shell animates the turn
+    /// (0: at once, as Wayland compositors turn a window).
+    Q_INVOKABLE void rotated(double width, double height, double seconds = 0);
 
     /// insetd's curves as Qt curves (UIKit's cubic Béziers).
     static QEasingCurve curve(int insetdCurve);
