@@ -268,7 +268,10 @@ package final class Bridge {
                     keyboard: state.keyboard?.rect))
         case .keyboard(let note, _):
             switch note.phase {
-            case .willShow, .didShow, .willChangeFrame, .didChangeFrame: feed(.keyboard(shown: true))
+            case .willChangeFrame:
+                feed(.keyboard(shown: true))
+                feed(.keyboardMoved(to: note.endFrame))
+            case .willShow, .didShow, .didChangeFrame: feed(.keyboard(shown: true))
             case .willHide, .didHide: feed(.keyboard(shown: false))
             }
         case .policy(_, _, let usable):

@@ -10,6 +10,10 @@ package enum BridgeEvent: Hashable, Sendable {
     case linkLost
     /// insetd's keyboard notifications: shown (will/did show, frame changes) or hidden.
     case keyboard(shown: Bool)
+    /// insetd moved the keyboard it shows to `frame` (`willChangeFrame`). One
+    /// the bridge did not report is insetd's own: at a turn its clients told
+    /// it of, its guess for the turned screen, which the bridge is to measure.
+    case keyboardMoved(to: Rect)
     case hardwareKeyboard(usable: Bool)
     /// The OSK can be driven. Without `observable` (no property, no sway) a show
     /// cannot be confirmed and is taken as done; `configured` are wvkbd's -H/-L;
@@ -104,6 +108,11 @@ package struct BridgeTiming: Hashable, Sendable {
     package var measureWindow: Duration = .seconds(5)
     /// How often the usable area is read while measuring (two readings must agree).
     package var measureInterval: Duration = .milliseconds(50)
+    /// How long after insetd moved its keyboard to a frame of its own (a turn)
+    /// the area is read every `confirmInterval`, until the OSK's frame there is
+    /// measured: the output has turned already, and each reading late is a
+    /// frame with the views laid out against no keyboard.
+    package var turnReadWindow: Duration = .seconds(1)
     /// How often the usable area is read to see an OSK that cannot say whether it is shown (wvkbd).
     package var watchInterval: Duration = .milliseconds(100)
     /// How often it is read while a show or hide asked of such an OSK is not seen yet: a frame.

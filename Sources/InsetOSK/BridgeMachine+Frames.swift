@@ -10,6 +10,7 @@ extension BridgeMachine {
     /// The OSK's real frame, measured: kept for the next links, and reported.
     mutating func measured(_ frame: Rect, source: String, now: Instant, _ out: inout [BridgeAction]) {
         realFrame = frame
+        quickReadsUntil = nil
         // An OSK that keeps its zone through a turn is measured at once, and
         // read for `relayoutWait` still in case it lays itself out after all.
         measureUntil = outputChanged.map { $0.at + timing.relayoutWait }.flatMap { $0 > now ? $0 : nil }
@@ -53,7 +54,9 @@ extension BridgeMachine {
     /// When the usable area is to be read next: every `confirmInterval` while
     /// a show or hide asked of an OSK that cannot say whether it is shown is
     /// not seen yet (insetd moves the views at the confirmation, so each
-    /// reading late is a frame with the field under the keyboard), every
+    /// reading late is a frame with the field under the keyboard), and after
+    /// insetd moved its keyboard for a turn until the frame there is measured
+    /// (its views wait for that report), every
     /// `measureInterval` while a show settles, every `watchInterval` for such
     /// an OSK otherwise and for any OSK while it is shown (sway's output may
     /// turn under it: its frame is measured again), at once when it was seen
@@ -61,7 +64,8 @@ extension BridgeMachine {
     func readArea(now: Instant) -> Instant? {
         guard attached, measurable else { return nil }
         if baselineWanted { return now }
-        let confirming = (!reportsVisibility && applied != nil && applied != observed) || confirmOnArea
+        let turning = quickReadsUntil.map { now < $0 } ?? false
+        let confirming = (!reportsVisibility && applied != nil && applied != observed) || confirmOnArea || turning
         let interval =
             confirming
             ? timing.confirmInterval

@@ -96,6 +96,9 @@ package struct BridgeMachine: Sendable {
     var confirmOnArea: Bool { confirmUntil != nil }
     /// Whether the last reading of the usable area showed the OSK's zone.
     var areaCovered = false
+    /// insetd moved its keyboard to a frame of its own (a turn): the area is
+    /// read every frame until the OSK's frame is measured, or this time.
+    var quickReadsUntil: Instant?
 
     package init(name: String = "the OSK", timing: BridgeTiming = BridgeTiming()) {
         self.name = name
@@ -165,6 +168,8 @@ package struct BridgeMachine: Sendable {
             if let choice = userChoice, choice != shown { userChoice = nil }
             // A hide seen while insetd hides anyway (squeekboard on blur) is not news.
             if !shown { pendingUserHide = nil }
+        case .keyboardMoved(let frame):
+            if attached, measurable, frame != reportedFrame { quickReadsUntil = now + timing.turnReadWindow }
         case .hardwareKeyboard(let usable):
             hardwareKeyboard = usable
         case .oskAttached(

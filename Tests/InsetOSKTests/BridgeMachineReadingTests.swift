@@ -186,6 +186,27 @@ import Testing
         ])
     }
 
+    /// wvkbd measured in portrait (reported at 1060: y 544). insetd echoes
+    /// that report (1070): nothing changes, the area is watched every 100 ms.
+    /// Then its clients tell it of a turn and it moves its keyboard to its
+    /// guess for the turned screen (1100: the configured 209, y 390 - 209 =
+    /// 181): the output has turned already, so the area is read at once (due
+    /// at 1060 + 16) and every 16 ms until the frame there is measured (two
+    /// readings of 200, 1100 and 1116: y 390 - 200 = 190, 844 wide), then
+    /// every 50 ms to the end of `relayoutWait` (1100 + 500).
+    @Test func aTurnInsetdHeardOfIsReadEveryFrameUntilMeasured() {
+        let landscape = Rect(x: 0, y: 190, width: 844, height: 200)
+        let turned = BridgeEvent.usableArea(UsableArea(output: Size(width: 844, height: 390), bottomGap: 200))
+        Self.run(Self.wvkbdMeasuredInPortrait + [
+            Line(ms: 1070, event: .keyboardMoved(to: Rect(x: 0, y: 544, width: 390, height: 300)), actions: [],
+                 wake: 2010, readArea: 1160),
+            Line(ms: 1100, event: .keyboardMoved(to: Rect(x: 0, y: 181, width: 844, height: 209)), actions: [],
+                 wake: 2010, readArea: 1076),
+            Line(ms: 1100, event: turned, actions: [], wake: 2010, readArea: 1116),
+            Line(ms: 1116, event: turned, actions: Self.measured(landscape), wake: 2010, readArea: 1166),
+        ])
+    }
+
     /// wvkbd shown, measured on the 390x844 output (300: y 544), and the
     /// output takes a mode 520 wide under it: wvkbd keeps its zone, so the
     /// frame is measured again in insetd's screen grown with the output,
