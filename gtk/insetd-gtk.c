@@ -278,10 +278,10 @@ static void on_monitor_geometry(GObject *monitor, GParamSpec *pspec, gpointer da
 
 // The output the window is on turned (or the window moved to another): insetd
 // lays the views out anew with the keyboard of that orientation. The output
-// as first seen is the one insetd was configured with. 0.3 s, as insetd.js
-// and the Qt modules say a turn lasts: insetd pins each view through it, so
-// the OSK's report for the turned screen, applied over it, does not pad a
-// window the compositor has not yet resized for it in one step.
+// as first seen is the one insetd was configured with. A turn of no duration,
+// as insetd.js and the Qt modules say: the compositor turns the window at
+// once, and the OSK's report for the turned screen moves the views as the
+// keyboard moves.
 static void check_screen(void)
 {
 	if (!L.surface)
@@ -314,7 +314,7 @@ static void check_screen(void)
 	clamp_all();
 	g_log("insetd-gtk", G_LOG_LEVEL_DEBUG, "screen %dx%d", geometry.width, geometry.height);
 	struct insetd_size turned = {geometry.width, geometry.height};
-	insetd_transition(L.ctx, 0.3, &turned);
+	insetd_transition(L.ctx, 0, &turned);
 }
 
 // The window's size as the compositor set it (sway shrinks a tiled window

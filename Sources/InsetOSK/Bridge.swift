@@ -48,6 +48,8 @@ package final class Bridge {
     private var backendBackoff = Backoff()
     /// The last failure logged per peer, so a retry that fails the same way stays quiet.
     private var lastFailure: [String: String] = [:]
+    /// insetd's last refusal of a report, logged once however often it repeats.
+    private var lastRefusal: String?
     /// Set by the OSK's signals (from inside the bus's `process()`).
     private var oskChanged = false
     /// Set by the same signals: the compositor's focused window may have moved.
@@ -277,7 +279,11 @@ package final class Bridge {
         case .policy(_, _, let usable):
             feed(.hardwareKeyboard(usable: usable))
         case .error(let error):
-            log.info("insetd refused a report: \(error)")
+            // Refused again the same way (a frame for a screen insetd's
+            // clients have not turned to yet, reported at every reading): once.
+            let refusal = "\(error)"
+            if refusal != lastRefusal { log.info("insetd refused a report: \(refusal)") }
+            lastRefusal = refusal
             if error.id == InsetdLink.frameReportID { feed(.frameRefused) }
         case .bye(let reason):
             log.info("insetd is going away (\(reason))")

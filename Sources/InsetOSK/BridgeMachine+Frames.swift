@@ -45,6 +45,26 @@ extension BridgeMachine {
         measured(frame, source: "the usable area", now: now, &out)
     }
 
+    /// insetd moved its keyboard: to the frame the bridge reported (its echo),
+    /// or to one of its own, its guess for a screen its clients said turned
+    /// (or changed size). The output has turned already, and insetd waits for
+    /// the OSK's frame there: the area is read at once and every frame, and
+    /// the frame measured is reported even if insetd had it (a turn and back
+    /// between two readings, a kept zone reported before insetd's screen
+    /// turned), at most `turnReadWindow`.
+    mutating func movedByInsetd(to frame: Rect, now: Instant) {
+        guard frame != reportedFrame, attached, measurable, oskUp else {
+            quickReadsUntil = nil
+            return
+        }
+        quickReadsUntil = now + timing.turnReadWindow
+        reportAgain = true
+        measureUntil = max(measureUntil ?? now, now + timing.turnReadWindow)
+    }
+
+    /// The OSK is wanted up, and asked or seen up.
+    var oskUp: Bool { desired && (observed == true || applied == true) }
+
     /// A show was asked for or seen, and its frame is not measured yet.
     func measuring(now: Instant) -> Bool {
         guard attached, observed == true || applied == true, let measureUntil else { return false }
@@ -64,7 +84,7 @@ extension BridgeMachine {
     func readArea(now: Instant) -> Instant? {
         guard attached, measurable else { return nil }
         if baselineWanted { return now }
-        let turning = quickReadsUntil.map { now < $0 } ?? false
+        let turning = oskUp && quickReadsUntil.map { now < $0 } ?? false
         let confirming = (!reportsVisibility && applied != nil && applied != observed) || confirmOnArea || turning
         let interval =
             confirming

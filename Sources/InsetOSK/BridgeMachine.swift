@@ -40,7 +40,7 @@ package struct BridgeMachine: Sendable {
     var announcedAnimation = false
     var hardwareApplied: Bool?
     /// What the OSK was last asked to do.
-    package private(set) var applied: Bool?
+    package internal(set) var applied: Bool?
     package private(set) var observed: Bool?
     var visibleSince: Instant?
     /// When insetd last said the keyboard is shown while it already was (the
@@ -107,7 +107,7 @@ package struct BridgeMachine: Sendable {
 
     /// The OSK should be up: insetd shows a full keyboard (not only the bar that a
     /// hardware keyboard leaves, which the app draws), or the user said so.
-    private var desired: Bool { userChoice ?? (keyboardShown && !hardwareKeyboard) }
+    var desired: Bool { userChoice ?? (keyboardShown && !hardwareKeyboard) }
 
     /// Whether a show is waiting for the OSK to confirm it (then every wake reads it again).
     package var asserting: Bool { nextCheck != nil }
@@ -169,7 +169,7 @@ package struct BridgeMachine: Sendable {
             // A hide seen while insetd hides anyway (squeekboard on blur) is not news.
             if !shown { pendingUserHide = nil }
         case .keyboardMoved(let frame):
-            if attached, measurable, frame != reportedFrame { quickReadsUntil = now + timing.turnReadWindow }
+            movedByInsetd(to: frame, now: now)
         case .hardwareKeyboard(let usable):
             hardwareKeyboard = usable
         case .oskAttached(
@@ -303,14 +303,14 @@ package struct BridgeMachine: Sendable {
     }
 
     /// Visible, and no show sent, for `settle`: a hide now is no drop.
-    private func settled(since: Instant? = nil, now: Instant) -> Bool {
+    func settled(since: Instant? = nil, now: Instant) -> Bool {
         guard let since = since ?? visibleSince else { return false }
         return now >= max(since, lastShowSent ?? since, restatedAt ?? since) + timing.settle
     }
 
     /// The user (or the OSK by itself) showed or hid it: insetd treats it as the
     /// show / hide command, and until its notification arrives nothing undoes it.
-    private mutating func userSaid(_ visible: Bool, now: Instant, _ out: inout [BridgeAction]) {
+    mutating func userSaid(_ visible: Bool, now: Instant, _ out: inout [BridgeAction]) {
         applied = visible
         keyboardShown = visible
         seenUpWhileShown = visible
@@ -358,103 +358,6 @@ package struct BridgeMachine: Sendable {
             fullscreenProblem = nil
             out.append(.log("\(name) is no longer under a full-screen window"))
         }
-    }
-
-    // MARK: - insetd's word, applied
-
-    private mutating func reconcile(now: Instant, _ out: inout [BridgeAction]) {
-        if linked {
-            if attached, hardwareApplied != hardwareKeyboard {
-                out.append(.setHardwareKeyboard(hardwareKeyboard))
-                hardwareApplied = hardwareKeyboard
-            }
-            if let seen = pendingUserHide, now >= seen + timing.userHideHold {
-                pendingUserHide = nil
-                out.append(.log("\(name) was hidden by itself or its user"))
-                userSaid(false, now: now, &out)
-            }
-            if desired { assertShow(now: now, &out) } else { hide(now: now, &out) }
-            if desired, observed == true, let check = nextFullscreenCheck, now >= check {
-                out.append(.checkFullscreen)
-                nextFullscreenCheck = now + timing.fullscreenInterval
-            }
-        }
-        reportProblem(&out)
-    }
-
-    private mutating func reportProblem(_ out: inout [BridgeAction]) {
-        let problem = fullscreenProblem ?? showProblem
-        guard linked, problem != reportedProblem else { return }
-        out.append(.reportProblem(problem))
-        reportedProblem = problem
-    }
-
-    private mutating func assertShow(now: Instant, _ out: inout [BridgeAction]) {
-        guard pendingUserHide == nil else { return }
-        // Confirmed only by a reading after the last show sent; a hide still in
-        // flight (insetd hid and showed again quickly) needs a new show.
-        if applied == true, observed == true || (attached && !observable) {
-            // Shown and never seen hidden (insetd hid and showed again
-            // quickly): the OSK is on the screen, so confirm it to insetd.
-            if nextCheck != nil, observed == true { confirmShown(now: now, &out) }
-            nextCheck = nil
-            return
-        }
-        // No reading of sway's area without the keyboard yet (the baseline
-        // its frame is measured against: the OSK may have been up when the
-        // bridge attached), and the bridge's hide on its way: a show sent now
-        // would fold into the hide (squeekboard takes a hide and a show sent
-        // together for nothing) and leave the frame unmeasured. The show
-        // waits for the hide to be seen and the area read, at most `settle`.
-        if reportsVisibility, measurable, !sawHidden, applied == false,
-            let hidden = lastHideSent, now < hidden + timing.settle
-        {
-            nextCheck = hidden + timing.settle
-            return
-        }
-        if attached, applied != true { nextCheck = now }
-        guard now >= nextCheck ?? now else { return }
-        guard attempts < timing.confirmDelays.count else { return giveUp(now: now, &out) }
-        attempts += 1
-        gaveUpAt = nil
-        nextCheck = now + timing.confirmDelays[attempts - 1]
-        guard attached else { return }
-        if attempts > 1 { out.append(.trace("\(name) not shown yet: asking again (attempt \(attempts))")) }
-        out.append(.setOSKVisible(true))
-        applied = true
-        lastShowSent = now
-        measureUntil = now + timing.measureWindow
-        // Nothing will confirm it: sent once, as asked.
-        if !observable { nextCheck = nil }
-    }
-
-    private mutating func giveUp(now: Instant, _ out: inout [BridgeAction]) {
-        gaveUpAt = now
-        var problem = "\(name) did not show after \(attempts) attempt\(attempts == 1 ? "" : "s")"
-        if !attached { problem += " (it is not running)" }
-        showProblem = problem
-        out.append(.log("\(problem); insetd hides its keyboard so that views are not padded for it"))
-        // The reason first, so insetd's timeline has it before the hide it causes.
-        reportProblem(&out)
-        userSaid(false, now: now, &out)
-        // Told to hide explicitly: a show that arrives late must not stay up unknown to insetd.
-        applied = nil
-        hide(now: now, &out)
-    }
-
-    private mutating func hide(now: Instant, _ out: inout [BridgeAction]) {
-        resetEpisode()
-        guard attached, applied != false else { return }
-        out.append(.setOSKVisible(false))
-        applied = false
-        lastHideSent = now
-    }
-
-    private mutating func resetEpisode() {
-        confirmUntil = nil
-        attempts = 0
-        nextCheck = nil
-        pendingUserHide = nil
     }
 
     private var wake: Instant? {

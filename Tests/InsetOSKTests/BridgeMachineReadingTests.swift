@@ -207,6 +207,21 @@ import Testing
         ])
     }
 
+    /// The same cue when the output turned and back between two readings:
+    /// the area at 1100 is as before (portrait, 300), so the frame settles at
+    /// once on the one the bridge reported at 1060 (y 544), and it is
+    /// reported again, since insetd, on its portrait screen anew, waits for
+    /// a report; no log line (the frame is the one known). Measured, the
+    /// area is watched every 100 ms again.
+    @Test func aTurnAndBackBetweenReadingsIsReportedAgainOnInsetdsCue() {
+        let portrait = Rect(x: 0, y: 544, width: 390, height: 300)
+        Self.run(Self.wvkbdMeasuredInPortrait + [
+            Line(ms: 1100, event: .keyboardMoved(to: Rect(x: 0, y: 181, width: 844, height: 209)), actions: [],
+                 wake: 2010, readArea: 1076),
+            Line(ms: 1100, event: Self.area(gap: 300), actions: [.reportFrame(portrait)], wake: 2010, readArea: 1200),
+        ])
+    }
+
     /// wvkbd shown, measured on the 390x844 output (300: y 544), and the
     /// output takes a mode 520 wide under it: wvkbd keeps its zone, so the
     /// frame is measured again in insetd's screen grown with the output,

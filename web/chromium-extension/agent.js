@@ -218,8 +218,14 @@ function blurred() {
 export function focusChanged() {
   const active = deepActive();
   if (isTop) {
-    if (isEditable(active)) focusOn(active);
-    else if (!isFrame(active)) blurred(); // into a frame: the frame tells
+    if (isEditable(active)) {
+      stopAwaiting();
+      focusOn(active);
+    } else if (isFrame(active)) {
+      takeAwaited(); // else the frame tells
+    } else {
+      blurred(); // a child's field awaiting its <iframe> ends by the child's blur
+    }
     return;
   }
   // A frame in a frame is not followed: only the top frame's own <iframe>s
@@ -245,16 +251,44 @@ export function focusChanged() {
 /// frame id): it is in the <iframe> that has the focus here. A cross-origin
 /// child runs in another process, and Chromium may deliver the relayed message
 /// before this document's focus has moved to the <iframe>: the field waits
-/// for it, a few frames at most.
-let awaitingFrame = 0; // the animation frame retrying a child's field
-const CHILD_FOCUS_FRAMES = 30; // half a second at 60 Hz
-export function childChanged(message, tries = CHILD_FOCUS_FRAMES) {
+/// for it (`awaiting`), half a second at most, and only that child's blur or
+/// another child's focus ends the wait.
+let awaiting = null; // { message, until, frame }: a child's field waiting for its <iframe> to have the focus
+const CHILD_FOCUS_WAIT_MS = 500;
+export function childChanged(message) {
   if (!isTop) return;
-  cancelAnimationFrame(awaitingFrame);
-  awaitingFrame = 0;
   const frame = deepActive();
-  if (message.type === "child-focus" && isFrame(frame)) focusOn(new FrameField(frame, message.rect), message.from);
-  else if (message.type === "child-focus" && tries > 0 && !isEditable(frame)) {
-    awaitingFrame = requestAnimationFrame(() => childChanged(message, tries - 1));
-  } else if (message.type === "child-blur" && focusedFrame === message.from && !isEditable(frame)) blurred();
+  if (message.type === "child-focus") {
+    stopAwaiting();
+    if (isFrame(frame)) focusOn(new FrameField(frame, message.rect), message.from);
+    else if (!isEditable(frame)) awaitFrame(message);
+  } else if (message.type === "child-blur") {
+    if (awaiting?.message.from === message.from) stopAwaiting();
+    if (focusedFrame === message.from && !isEditable(frame)) blurred();
+  }
+}
+
+function awaitFrame(message) {
+  awaiting = { message, until: performance.now() + CHILD_FOCUS_WAIT_MS, frame: 0 };
+  const retry = () => {
+    if (!awaiting) return;
+    if (performance.now() > awaiting.until) return stopAwaiting();
+    if (!takeAwaited()) awaiting.frame = requestAnimationFrame(retry);
+  };
+  awaiting.frame = requestAnimationFrame(retry);
+}
+
+/// The <iframe> has the focus now: the child's field waiting for it is placed there.
+function takeAwaited() {
+  const frame = deepActive();
+  if (!awaiting || !isFrame(frame)) return false;
+  const { message } = awaiting;
+  stopAwaiting();
+  focusOn(new FrameField(frame, message.rect), message.from);
+  return true;
+}
+
+function stopAwaiting() {
+  if (awaiting) cancelAnimationFrame(awaiting.frame);
+  awaiting = null;
 }
