@@ -19,8 +19,13 @@ final class GnomeShellKeyboard: OSKBackend {
     static let interface = "org.insetd.Shell1"
     let name = "gnome"
     /// GNOME Shell 43's keyboard.js slides the keyboard in over 150 ms
-    /// (KEYBOARD_ANIMATION_TIME, easing out; its hide eases in).
-    func animation(on compositor: Compositor?) -> Animation? { Animation(duration: .milliseconds(150), curve: .easeOut) }
+    /// (KEYBOARD_ANIMATION_TIME, easing out; its hide eases in), where the
+    /// Shell animates at all: with animations off, or rendering without a
+    /// GPU, the keyboard is on the screen at once (the extension's `Animates`).
+    func animation(on compositor: Compositor?) -> Animation? {
+        let animates = try? bus?.boolProperty(Self.busName, Self.path, Self.interface, "Animates")
+        return animates == false ? Animation.none : Animation(duration: .milliseconds(150), curve: .easeOut)
+    }
     let usesBus = true
     private var bus: DBusConnection?
     private let log: BridgeLog

@@ -18,7 +18,7 @@
 // window loses its keyboard focus with it (a Qt app stays inactive). Each
 // caller's hold ends when it says so or leaves the bus, so a bridge that
 // crashed leaves none.
-const { Gio, GLib } = imports.gi;
+const { Gio, GLib, St } = imports.gi;
 const Main = imports.ui.main;
 const KeyboardUI = imports.ui.keyboard;
 
@@ -30,6 +30,8 @@ const IFACE = `<node><interface name="org.insetd.Shell1">
   <property name="Ready" type="b" access="read"/>
   <property name="Visible" type="b" access="read"/>
   <property name="KeyboardFrame" type="(iiii)" access="read"/>
+  <property name="KeyboardDrawn" type="(iiii)" access="read"/>
+  <property name="Animates" type="b" access="read"/>
   <property name="WindowFrame" type="(iiii)" access="read"/>
   <property name="WindowSlid" type="b" access="read"/>
   <property name="WindowFullscreen" type="b" access="read"/>
@@ -132,19 +134,30 @@ class InsetdShell {
         this._changed('WindowFullscreen', GLib.Variant.new_boolean(this.WindowFullscreen));
     }
 
+    // insetd's word is applied at once: the Shell's own requests wait
+    // KEYBOARD_REST_TIME (300 ms) to fold a quick close and open into
+    // nothing, and each request starts that wait again (insetd-osk asking
+    // again for a show not seen yet put it off to 600 ms after the focus).
+    // insetd has debounced already; a request of the Shell's own still waits.
     Show() {
-        Main.keyboard.open(Main.layoutManager.primaryIndex);
+        Main.layoutManager.keyboardIndex = Main.layoutManager.primaryIndex;
+        const keyboard = Main.keyboard.keyboardActor;
+        if (keyboard)
+            keyboard.open(true);
     }
 
     Hide() {
+        const keyboard = Main.keyboard.keyboardActor;
+        if (!keyboard)
+            return;
         try {
-            Main.keyboard.close();
+            keyboard.close(true);
         } catch (error) {
             // GNOME 43's word completion looks up ibus-typing-booster's
             // settings on the first close and throws where that is not
             // installed, leaving the keyboard up: without completion it closes.
             imports.misc.ibusManager.getIBusManager()._oskCompletion = false;
-            Main.keyboard.close();
+            keyboard.close(true);
         }
     }
 
@@ -202,6 +215,31 @@ class InsetdShell {
             return [0, 0, 0, 0];
         const [width, height] = actor.get_transformed_size();
         return [monitor.x, monitor.y + monitor.height - height, width, height].map(Math.round);
+    }
+
+    /// The part of the keyboard on its monitor as drawn now (logical
+    /// pixels), also while it slides in or out (150 ms): what covers the
+    /// windows at this moment; 0s when none of it is on the monitor.
+    get KeyboardDrawn() {
+        const actor = Main.keyboard.keyboardActor;
+        const monitor = Main.layoutManager.keyboardMonitor;
+        if (!actor || !monitor || !actor.visible)
+            return [0, 0, 0, 0];
+        const [x, y] = actor.get_transformed_position();
+        const [width, height] = actor.get_transformed_size();
+        const bottom = monitor.y + monitor.height;
+        const top = Math.max(y, monitor.y);
+        if (top >= bottom || height <= 0)
+            return [0, 0, 0, 0];
+        return [x, top, width, Math.min(bottom, y + height) - top].map(Math.round);
+    }
+
+    /// Whether the Shell animates (its keyboard slides in and out over
+    /// 150 ms): not where animations are turned off, nor where it renders
+    /// without a GPU (St's enable-animations is false then), and the keyboard
+    /// is on the screen at once.
+    get Animates() {
+        return Boolean(St.Settings.get().enable_animations);
     }
 
     get _focusWindow() {

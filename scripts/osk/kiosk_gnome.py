@@ -4,7 +4,7 @@ screenshot), answered by GNOME Shell 43 through insetd's own Shell extension
 (gnome-shell/insetd@insetd, org.insetd.Shell1 on the session bus; the session
 is scripts/osk/gnome-session.sh). The extension is what insetd-osk drives too,
 but the test reads its properties itself: Visible and KeyboardFrame for the
-keyboard, WindowFrame (the focused window as drawn, so a window the Shell slid
+keyboard (KeyboardDrawn for what of it is on the screen while it slides), WindowFrame (the focused window as drawn, so a window the Shell slid
 would show it) for the window. Screenshots are gnome-screenshot's PNG (allowed
 without unsafe mode), turned into the PPM the test's pixel checks read.
 """
@@ -40,6 +40,16 @@ class Gnome:
             return None
         frame = self._rect("KeyboardFrame")
         return (frame[3] if frame else None) if visible else 0
+
+    def animates(self):
+        """Whether the Shell animates (its keyboard slides in 150 ms)."""
+        return self._get("Animates") == "b true"
+
+    def drawn_zone(self):
+        """How much of the keyboard is on the screen now, also while the Shell
+        slides it in or out (150 ms): the extension's KeyboardDrawn."""
+        frame = self._rect("KeyboardDrawn")
+        return None if frame is None else frame[3]
 
     def window_rect(self):
         frame = self._rect("WindowFrame")

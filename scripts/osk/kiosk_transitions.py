@@ -46,7 +46,9 @@ import time
 class Truth(threading.Thread):
     """The keyboard on the screen over time: (t, zone) samples, zone 0 when
     no keyboard is up (the OSK's own Visible where it says, and the
-    compositor's exclusive zone), read back to back until stopped."""
+    compositor's exclusive zone; where the compositor slides the keyboard and
+    says where it is, GNOME Shell, what of it is drawn at that moment), read
+    back to back until stopped."""
 
     def __init__(self, run):
         super().__init__(daemon=True)
@@ -57,7 +59,8 @@ class Truth(threading.Thread):
     def run(self):
         while not self.stopped.is_set():
             before = time.time()
-            up, zone = self.run_.osk_up()
+            drawn = self.run_.session.drawn_zone() if self.run_.session.slides_keyboard() else None
+            up, zone = (drawn is not None and drawn > 0, drawn) if drawn is not None else self.run_.osk_up()
             # A reading spans two questions: it holds from the first's start to the second's end.
             self.samples.append((before, time.time(), (zone or 0) if up else 0))
 
@@ -74,6 +77,18 @@ class Truth(threading.Thread):
         self.stopped.set()
         self.join(timeout=5)
         return self.samples
+
+
+def certain_zone(samples, t, slack):
+    """The zone the readings say at `t` where they are certain (the last one
+    ended a frame before and the first begun a frame after agree, and all
+    between), else None: frame_rule's timeline rule for one instant."""
+    before = max((i for i, s in enumerate(samples) if s[1] <= t - slack), default=None)
+    after = min((i for i, s in enumerate(samples) if s[0] >= t + slack), default=None)
+    if before is None or after is None:
+        return None
+    zones = {s[2] for s in samples[before:after + 1]}
+    return zones.pop() if len(zones) == 1 else None
 
 
 class Transitions:
