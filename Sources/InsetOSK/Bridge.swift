@@ -50,6 +50,8 @@ package final class Bridge {
     private var lastFailure: [String: String] = [:]
     /// insetd's last refusal of a report, logged once however often it repeats.
     private var lastRefusal: String?
+    /// The compositor the OSK was attached under (how it moves depends on it).
+    private var attachedCompositor: Compositor?
     /// Set by the OSK's signals (from inside the bus's `process()`).
     private var oskChanged = false
     /// Set by the same signals: the compositor's focused window may have moved.
@@ -229,6 +231,7 @@ package final class Bridge {
             // A stale $SWAYSOCK (another compositor now) says nothing of sway.
             let swayReadable = (try? sway?.usableArea()) != nil
             let compositor: Compositor? = swayReadable ? .sway : Compositor.running(environment: ProcessInfo.processInfo.environment)
+            attachedCompositor = compositor
             openLayerGauge(for: backend, on: compositor)
             let areaReadable = swayReadable || (sway == nil && usableArea() != nil)
             let observable = backend.usesBus ? (try? backend.visible()) != nil : areaReadable
@@ -302,6 +305,8 @@ package final class Bridge {
         // every wake (a dropped show sends no signal); the others are cheap to ask.
         guard oskChanged || !backend.usesBus || machine.asserting else { return }
         oskChanged = false
+        // How it moves may change while it runs (GNOME's animations turned off).
+        if backend.usesBus { feed(.oskAnimation(backend.animation(on: attachedCompositor)), now: now) }
         let visible: Bool?
         do { visible = try backend.visible() } catch {
             if error.absent { detach(error) } else { failed("osk", "\(error)") }

@@ -28,6 +28,9 @@ package enum BridgeEvent: Hashable, Sendable {
     case oskAttached(
         name: String, observable: Bool, configured: ConfiguredHeights?, measurable: Bool = false, reportsVisibility: Bool = true,
         animation: Animation? = nil, reportsFrame: Bool = false, laysOutOnOutputChange: Bool = false)
+    /// How the attached OSK moves changed while it runs (GNOME Shell's
+    /// animations turned on or off).
+    case oskAnimation(Animation?)
     /// The OSK went away (crash, restart, bus name lost).
     case oskDetached
     /// The OSK's visibility as last read; repeated readings are harmless.

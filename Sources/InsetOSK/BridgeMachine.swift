@@ -198,6 +198,12 @@ package struct BridgeMachine: Sendable {
             announceAnimation(&out)
             reportConfiguredFrame(&out)
             announceMeasuring(&out)
+        case .oskAnimation(let animation):
+            if attached, animation != self.animation {
+                self.animation = animation
+                announcedAnimation = false
+                announceAnimation(&out)
+            }
         case .oskDetached:
             // No keyboard is on the screen now, whatever insetd decided.
             if attached, !oskEnded {

@@ -80,6 +80,22 @@ import Testing
         #expect(animations(unknown) == [nil])
     }
 
+    /// GNOME's animations turned off while its keyboard runs: told at once,
+    /// once; the same word again says nothing; without a link, nothing (the
+    /// next link is told).
+    @Test func aChangeOfHowTheOSKMovesIsToldOnce() {
+        let slide = Animation(duration: .milliseconds(150), curve: .easeOut)
+        var machine = BridgeMachine()
+        _ = machine.handle(.oskAttached(name: "gnome", observable: true, configured: nil, animation: slide), now: .zero)
+        #expect(animations(machine.handle(.linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), now: .zero)) == [slide])
+        #expect(animations(machine.handle(.oskAnimation(slide), now: .milliseconds(100))).isEmpty)
+        #expect(animations(machine.handle(.oskAnimation(Self.atOnce), now: .milliseconds(200))) == [Self.atOnce])
+        #expect(animations(machine.handle(.oskAnimation(Self.atOnce), now: .milliseconds(300))).isEmpty)
+        _ = machine.handle(.linkLost, now: .milliseconds(400))
+        #expect(animations(machine.handle(.oskAnimation(slide), now: .milliseconds(500))).isEmpty, "no link")
+        #expect(animations(machine.handle(.linkConnected(screen: Self.screen, keyboardShown: false, hardwareKeyboard: false), now: .milliseconds(600))) == [slide])
+    }
+
     @Test func eachBackendSaysWhatItKnows() {
         for compositor in [Compositor.sway, .mir, .phoc] {
             #expect(Squeekboard(setting: nil).animation(on: compositor) == Self.atOnce)

@@ -75,6 +75,8 @@ class InsetdShell {
             this._changed('Visible', GLib.Variant.new_boolean(this.Visible));
             this._changed('KeyboardFrame', this._frameVariant(this.KeyboardFrame));
         });
+        this._connect(St.Settings.get(), 'notify::enable-animations',
+            () => this._changed('Animates', GLib.Variant.new_boolean(this.Animates)));
         this._connect(global.display, 'notify::focus-window', () => this._watchFocusWindow());
         this._watchFocusWindow();
         if (Main.layoutManager._startingUp)
@@ -138,7 +140,7 @@ class InsetdShell {
     // KEYBOARD_REST_TIME (300 ms) to fold a quick close and open into
     // nothing, and each request starts that wait again (insetd-osk asking
     // again for a show not seen yet put it off to 600 ms after the focus).
-    // insetd has debounced already; a request of the Shell's own still waits.
+    // insetd has debounced already. The Shell's own requests keep their wait.
     Show() {
         Main.layoutManager.keyboardIndex = Main.layoutManager.primaryIndex;
         const keyboard = Main.keyboard.keyboardActor;
@@ -223,7 +225,8 @@ class InsetdShell {
     get KeyboardDrawn() {
         const actor = Main.keyboard.keyboardActor;
         const monitor = Main.layoutManager.keyboardMonitor;
-        if (!actor || !monitor || !actor.visible)
+        // Not the keyboard's `visible`: it turns false as the slide out starts.
+        if (!actor || !monitor || !actor.mapped || !Main.layoutManager.keyboardBox.visible)
             return [0, 0, 0, 0];
         const [x, y] = actor.get_transformed_position();
         const [width, height] = actor.get_transformed_size();

@@ -42,8 +42,9 @@ class Gnome:
         return (frame[3] if frame else None) if visible else 0
 
     def animates(self):
-        """Whether the Shell animates (its keyboard slides in 150 ms)."""
-        return self._get("Animates") == "b true"
+        """Whether the Shell animates (its keyboard slides in 150 ms); as
+        insetd-osk takes it, so where the extension cannot say."""
+        return self._get("Animates") != "b false"
 
     def drawn_zone(self):
         """How much of the keyboard is on the screen now, also while the Shell

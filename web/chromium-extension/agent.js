@@ -260,8 +260,10 @@ export function childChanged(message) {
   const frame = deepActive();
   if (message.type === "child-focus") {
     stopAwaiting();
+    // Also while a field of this document still has the focus: moving from
+    // it into the frame, this document's focus may be the last to move.
     if (isFrame(frame)) focusOn(new FrameField(frame, message.rect), message.from);
-    else if (!isEditable(frame)) awaitFrame(message);
+    else awaitFrame(message);
   } else if (message.type === "child-blur") {
     if (awaiting?.message.from === message.from) stopAwaiting();
     if (focusedFrame === message.from && !isEditable(frame)) blurred();
@@ -282,6 +284,10 @@ function awaitFrame(message) {
 function takeAwaited() {
   const frame = deepActive();
   if (!awaiting || !isFrame(frame)) return false;
+  if (performance.now() > awaiting.until) { // a hidden page draws no frames to end the wait
+    stopAwaiting();
+    return false;
+  }
   const { message } = awaiting;
   stopAwaiting();
   focusOn(new FrameField(frame, message.rect), message.from);
