@@ -44,7 +44,7 @@ package final class Bridge {
     private var linkBackoff = Backoff()
     private var bus: DBusConnection?
     private var busBackoff = Backoff()
-    private var backend: OSKBackend?
+    var backend: OSKBackend?
     private var backendBackoff = Backoff()
     /// The last failure logged per peer, so a retry that fails the same way stays quiet.
     private var lastFailure: [String: String] = [:]
@@ -63,14 +63,14 @@ package final class Bridge {
     private var machine: BridgeMachine
     private var machineWake: Instant?
     /// When the machine wants sway's usable area read next.
-    private var areaReadDue: Instant?
+    var areaReadDue: Instant?
     /// Events that actions produced (a detach, the compositor's answer), fed next.
     private var followUps: [BridgeEvent] = []
 
-    private let sway = SwayIPC()
+    let sway = SwayIPC()
     /// The usable area where the compositor has no IPC for it (Mir, phoc),
     /// for an OSK that claims an exclusive zone; opened at its attach.
-    private var layerGauge: LayerShellGauge?
+    var layerGauge: LayerShellGauge?
 
     package init(configuration: BridgeConfiguration) {
         self.configuration = configuration
@@ -108,20 +108,20 @@ package final class Bridge {
     }
 
     /// Says `message` and what follows from it, once per distinct failure of `peer`.
-    private func failedOnce(_ peer: String, _ message: String, then consequence: String) {
+    func failedOnce(_ peer: String, _ message: String, then consequence: String) {
         guard lastFailure[peer] != message else { return }
         lastFailure[peer] = message
         log.info("\(message); \(consequence)")
     }
 
-    private func recovered(_ peer: String, _ message: String) {
+    func recovered(_ peer: String, _ message: String) {
         lastFailure[peer] = nil
         log.info(message)
     }
 
     // MARK: - The machine
 
-    private func feed(_ event: BridgeEvent, now: Instant = monotonicInstant()) {
+    func feed(_ event: BridgeEvent, now: Instant = monotonicInstant()) {
         followUps.append(event)
         while !followUps.isEmpty {
             let step = machine.handle(followUps.removeFirst(), now: now)
@@ -344,53 +344,6 @@ package final class Bridge {
         if let relayed = relayedWindow, relayed.frame == frame { return }
         relayedWindow = (backend.name, frame)
         link.reportFocusedWindow(bridge: backend.name, frame: frame)
-    }
-
-    /// Reads the usable area when the machine asks for it (the OSK's
-    /// exclusive zone: its frame, and whether wvkbd is shown).
-    private func readUsableArea(now: Instant) {
-        guard areaSource, let due = areaReadDue, now >= due else { return }
-        feed(.usableArea(usableArea()), now: now)
-    }
-
-    /// Whether the bridge reads a usable area: sway's IPC, or the layer-shell gauge.
-    private var areaSource: Bool { sway != nil || layerGauge != nil }
-
-    /// sway's usable area, else the layer-shell gauge's; nil when neither says.
-    private func usableArea() -> UsableArea? {
-        if let sway { return try? sway.usableArea() }
-        guard let layerGauge else { return nil }
-        do { return try layerGauge.usableArea() } catch {
-            // The compositor went or closed the surface: the OSK's next attach opens another.
-            self.layerGauge = nil
-            gaugeFailed(error)
-            return nil
-        }
-    }
-
-    /// Opens the layer-shell gauge for an OSK that claims an exclusive zone,
-    /// under a compositor that says no usable area by IPC and is known to
-    /// configure an unmapped layer surface to it (a compositor that does not
-    /// would leave every show unconfirmed).
-    private func openLayerGauge(for backend: OSKBackend, on compositor: Compositor?) {
-        // An OSK of another kind (`auto` found a new one) shows in no zone:
-        // its shows are confirmed by its own word, not by the area.
-        guard backend.claimsExclusiveZone else {
-            layerGauge = nil
-            return
-        }
-        guard sway == nil, layerGauge == nil, compositor?.configuresLayerSurfacesToUsableArea == true else { return }
-        do {
-            layerGauge = try LayerShellGauge(display: ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"])
-            recovered("wayland", "measuring the usable area with a layer surface")
-        } catch {
-            gaugeFailed(error)
-        }
-    }
-
-    /// Says once per distinct failure that the area goes unmeasured until the OSK's next attach.
-    private func gaugeFailed(_ error: OSKError) {
-        failedOnce("wayland", error.description, then: "the usable area is not measured until \(backend?.name ?? "the OSK") attaches again")
     }
 
     // MARK: - Waiting
