@@ -203,7 +203,7 @@ export class InsetdKeyboard extends EventTarget {
     this.keyboardFrame = this.state?.keyboard ?? null;
     this.keyboardScreen = measureScreen();
     this.viewport.note();
-    this.sendScreen(0);
+    this.sendScreen();
     this.sendWindow();
     this.setGeometry(this.viewport.keyboardPart(this.keyboardFrame), null);
     if (this.options.views !== false) this.addView(DOCUMENT_VIEW, document.documentElement, true);
@@ -284,11 +284,7 @@ export class InsetdKeyboard extends EventTarget {
     this.pendingUpdate = requestAnimationFrame(() => {
       this.pendingUpdate = 0;
       if (!this.connected) return;
-      // A turn lasts no time: the compositor turns the window at once, and
-      // the OSK's report for the turned screen moves the views as the
-      // keyboard moves anyway. Over a longer one the field would scroll into
-      // the turned viewport under a keyboard drawn there already.
-      this.sendScreen(0);
+      this.sendScreen();
       this.sendWindow();
       this.followViewport();
       for (const view of this.views.values()) {
@@ -300,8 +296,12 @@ export class InsetdKeyboard extends EventTarget {
 
   /// The output's size: a new one is a rotation (`transition`). A viewport that
   /// changes on the same output (the compositor made room for the keyboard, a
-  /// window was resized) is a `window` report instead (`sendWindow`).
-  sendScreen(duration) {
+  /// window was resized) is a `window` report instead (`sendWindow`). A turn
+  /// lasts no time: the compositor turns the window at once, and the OSK's
+  /// report for the turned screen moves the views as the keyboard moves
+  /// anyway; over a longer one the field would scroll into the turned
+  /// viewport under a keyboard drawn there already.
+  sendScreen() {
     const screen = measureScreen();
     const known = this.screen ?? this.state?.screen;
     if (this.screen && known.width === screen.width && known.height === screen.height) return;
@@ -312,7 +312,7 @@ export class InsetdKeyboard extends EventTarget {
     this.screen = screen;
     this.safeArea = measureSafeArea();
     if (this.state) this.state.screen = screen;
-    this.send({ type: "transition", duration, screen });
+    this.send({ type: "transition", duration: 0, screen });
   }
 
   /// Where the viewport is on the screen, when it moved or changed size (the

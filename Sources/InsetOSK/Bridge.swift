@@ -304,9 +304,10 @@ package final class Bridge {
         // A bus OSK says when it changed, but a show being confirmed is read on
         // every wake (a dropped show sends no signal); the others are cheap to ask.
         guard oskChanged || !backend.usesBus || machine.asserting else { return }
+        // How it moves may change while it runs (GNOME's animations turned
+        // off): its signal says so, as it says a new visibility.
+        if oskChanged, backend.usesBus { feed(.oskAnimation(backend.animation(on: attachedCompositor)), now: now) }
         oskChanged = false
-        // How it moves may change while it runs (GNOME's animations turned off).
-        if backend.usesBus { feed(.oskAnimation(backend.animation(on: attachedCompositor)), now: now) }
         let visible: Bool?
         do { visible = try backend.visible() } catch {
             if error.absent { detach(error) } else { failed("osk", "\(error)") }

@@ -22,6 +22,26 @@ from collections import namedtuple
 
 FRAME_MS = 16.7  # one frame at 60 Hz: the slack either side of a reading of the screen
 
+
+class Readings:
+    """The keyboard on the screen read all along: (start, end, zone) back to
+    back (scripts/osk/kiosk_transitions.py's Truth)."""
+
+    def __init__(self, readings):
+        self.readings = readings
+        self.starts, self.ends = [r[0] for r in readings], [r[1] for r in readings]
+
+    def certain(self, t, slack=FRAME_MS / 1000):
+        """The zone at `t` where the screen is certain then: the last reading
+        ended `slack` before t and the first begun `slack` after t, and every
+        reading from one to the other, say the same zone; else None."""
+        before = bisect.bisect_right(self.ends, t - slack) - 1
+        after = bisect.bisect_left(self.starts, t + slack)
+        if before < 0 or after >= len(self.readings):
+            return None
+        zones = {r[2] for r in self.readings[before:after + 1]}
+        return zones.pop() if len(zones) == 1 else None
+
 # One frame as the judge sees it, whatever drew it. t: seconds since the epoch
 # (the test's clock); viewport: the height the app lays out in (a page's
 # innerHeight, a Qt window's height); inset: the bottom inset the app applied
@@ -198,19 +218,14 @@ class CellJudge:
         (`dropped`), not judged."""
         slack = FRAME_MS / 1000
         wrong = []
-        starts, ends = [r[0] for r in readings], [r[1] for r in readings]
+        truth = Readings(readings)
         for f in frames:
             if any(start - slack <= f.t <= end + slack for start, end in drops):
                 self.dropped += 1
                 continue
-            before = bisect.bisect_right(ends, f.t - slack) - 1
-            after = bisect.bisect_left(starts, f.t + slack)
-            if before < 0 or after >= len(readings):
+            zone = truth.certain(f.t, slack)
+            if zone is None:
                 continue
-            zones = {r[2] for r in readings[before:after + 1]}
-            if len(zones) != 1:
-                continue
-            zone = zones.pop()
             base = base_viewport(f) if callable(base_viewport) else base_viewport
             # A window the compositor shrank lost its bottom to the keyboard's
             # zone as it was then; a keyboard grown since (a new size or a turn:

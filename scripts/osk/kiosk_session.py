@@ -105,15 +105,16 @@ class Session:
         focused = self.workspace("focused")
         return focused["name"] if focused else None
 
-    def drawn_zone(self):
-        """What of the keyboard is on the screen at this moment where the
-        compositor slides it in and out and can say (GNOME Shell), else None:
-        the frame judge's truth while it moves."""
-        drawn = getattr(self.adapter, "drawn_zone", None)
-        return drawn() if drawn else None
-
     def slides_keyboard(self):
+        """Whether the compositor slides the keyboard in and out and can say
+        what of it is on the screen at each moment (GNOME Shell): then that
+        (`drawn_zone`) is the frame judge's truth."""
         return hasattr(self.adapter, "drawn_zone")
+
+    def drawn_zone(self):
+        """What of the keyboard is on the screen now (None: unreadable), where
+        `slides_keyboard`."""
+        return self.adapter.drawn_zone()
 
     def keyboard_zone(self):
         """The bottom exclusive zone's height (the OSK's), from sway's usable area."""

@@ -39,7 +39,6 @@ import subprocess
 
 from kiosk_session import OUTPUT
 from kiosk_windows import OTHER, OtherWindow
-import bisect
 import threading
 import time
 
@@ -63,8 +62,13 @@ class Truth(threading.Thread):
         while not self.stopped.is_set():
             before = time.time()
             try:
-                drawn = self.run_.session.drawn_zone() if slides else None
-                up, zone = (drawn is not None and drawn > 0, drawn) if drawn is not None else self.run_.osk_up()
+                if slides:
+                    zone = self.run_.session.drawn_zone()
+                    if zone is None:
+                        raise RuntimeError("KeyboardDrawn unreadable")
+                    up = zone > 0
+                else:
+                    up, zone = self.run_.osk_up()
             except Exception as error:  # noqa: BLE001 (a reading that failed leaves a gap: nothing judged there)
                 self.errors.append(repr(error))
                 time.sleep(0.05)
@@ -87,18 +91,6 @@ class Truth(threading.Thread):
         self.stopped.set()
         self.join(timeout=5)
         return self.samples
-
-
-def certain_zone(samples, t, slack):
-    """The zone the readings say at `t` where they are certain (the last one
-    ended a frame before and the first begun a frame after agree, and all
-    between), else None: frame_rule's timeline rule for one instant."""
-    before = bisect.bisect_right([s[1] for s in samples], t - slack) - 1
-    after = bisect.bisect_left([s[0] for s in samples], t + slack)
-    if before < 0 or after >= len(samples):
-        return None
-    zones = {s[2] for s in samples[before:after + 1]}
-    return zones.pop() if len(zones) == 1 else None
 
 
 class Transitions:

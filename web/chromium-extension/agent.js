@@ -273,21 +273,22 @@ export function childChanged(message) {
 function awaitFrame(message) {
   awaiting = { message, until: performance.now() + CHILD_FOCUS_WAIT_MS, frame: 0 };
   const retry = () => {
-    if (!awaiting) return;
-    if (performance.now() > awaiting.until) return stopAwaiting();
-    if (!takeAwaited()) awaiting.frame = requestAnimationFrame(retry);
+    if (!takeAwaited() && awaiting) awaiting.frame = requestAnimationFrame(retry);
   };
   awaiting.frame = requestAnimationFrame(retry);
 }
 
-/// The <iframe> has the focus now: the child's field waiting for it is placed there.
+/// The <iframe> has the focus now: the child's field waiting for it is
+/// placed there. A wait past its time ends (also in a hidden page, which
+/// draws no frames to end it).
 function takeAwaited() {
-  const frame = deepActive();
-  if (!awaiting || !isFrame(frame)) return false;
-  if (performance.now() > awaiting.until) { // a hidden page draws no frames to end the wait
+  if (!awaiting) return false;
+  if (performance.now() > awaiting.until) {
     stopAwaiting();
     return false;
   }
+  const frame = deepActive();
+  if (!isFrame(frame)) return false;
   const { message } = awaiting;
   stopAwaiting();
   focusOn(new FrameField(frame, message.rect), message.from);
