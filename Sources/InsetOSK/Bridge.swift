@@ -48,8 +48,6 @@ package final class Bridge {
     private var backendBackoff = Backoff()
     /// The last failure logged per peer, so a retry that fails the same way stays quiet.
     private var lastFailure: [String: String] = [:]
-    /// insetd's last refusal of a report, logged once however often it repeats.
-    private var lastRefusal: String?
     /// The compositor the OSK was attached under (how it moves depends on it).
     private var attachedCompositor: Compositor?
     /// Set by the OSK's signals (from inside the bus's `process()`).
@@ -284,9 +282,7 @@ package final class Bridge {
         case .error(let error):
             // Refused again the same way (a frame for a screen insetd's
             // clients have not turned to yet, reported at every reading): once.
-            let refusal = "\(error)"
-            if refusal != lastRefusal { log.info("insetd refused a report: \(refusal)") }
-            lastRefusal = refusal
+            failedOnce("insetd's answer", "insetd refused a report: \(error)", then: "measured and reported again at the next readings")
             if error.id == InsetdLink.frameReportID { feed(.frameRefused) }
         case .bye(let reason):
             log.info("insetd is going away (\(reason))")
