@@ -125,6 +125,12 @@ extension BridgeMachine {
         out.append(.reportFrame(nil))
     }
 
+    /// The attached OSK moves this way: said to insetd again only if it is news.
+    mutating func moves(_ animation: Animation?) {
+        if animation != self.animation { announcedAnimation = false }
+        self.animation = animation
+    }
+
     /// How the attached OSK moves, once a link (also when not known: insetd
     /// keeps an earlier bridge's word otherwise). Before its frame, so the
     /// first show already moves the views as the keyboard will move.

@@ -176,8 +176,7 @@ package struct BridgeMachine: Sendable {
             let name, let observable, let configured, let measurable, let reportsVisibility, let animation, let reportsFrame,
             let laysOutOnOutputChange):
             self.name = name
-            if animation != self.animation { announcedAnimation = false }
-            self.animation = animation
+            moves(animation)
             self.observable = observable
             self.configured = configured
             self.measurable = measurable
@@ -199,9 +198,8 @@ package struct BridgeMachine: Sendable {
             reportConfiguredFrame(&out)
             announceMeasuring(&out)
         case .oskAnimation(let animation):
-            if attached, animation != self.animation {
-                self.animation = animation
-                announcedAnimation = false
+            if attached {
+                moves(animation)
                 announceAnimation(&out)
             }
         case .oskDetached:
