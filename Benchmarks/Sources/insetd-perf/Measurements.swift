@@ -77,10 +77,13 @@ extension PerfRun {
             "P3", "wakeups idle \(seconds) s, \(readDevices) devices read, \(clients.count) clients",
             "\(wakeups) (\(daemon.probe.threads) threads, CPU \(milliseconds(cpu)))",
             target: "≤ \(seconds / 10)", met: wakeups * 10 <= UInt64(seconds))
+        // umockdev's LD_PRELOAD (its libc wrappers and the testbed's state)
+        // is in this process and in no shipped one: the 12 MiB target is
+        // judged on the run without it (measureMemoryWithoutPreload).
         let rss = daemon.probe.residentKibibytes
         report.add(
-            "P5", "RSS idle, \(clients.count) clients (under umockdev's preload)", mebibytes(kibibytes: rss),
-            target: "≤ 12 MiB", met: rss <= 12 * 1024)
+            "P5", "RSS idle, \(clients.count) clients, under umockdev's preload (not shipped; the target is the row without it)",
+            mebibytes(kibibytes: rss))
     }
 
     /// P4: ordinary keys at `rate` events per second into insetd's keyboard and,
