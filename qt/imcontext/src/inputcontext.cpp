@@ -5,6 +5,7 @@
 #include "scroller.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QGuiApplication>
 #include <QLoggingCategory>
 #include <QScreen>
@@ -235,8 +236,15 @@ void InsetdInputContext::setWindow(QWindow *window)
             // window's), then the keyboard over the window as it is now.
             sendScreen();
             keyboardChanged();
+            m_resized = true;
             m_windowTimer.start();
         });
+    // A Qt Quick window: on the GUI thread after the frame's polish (the
+    // views laid out for the new size), before its sync, so what is applied
+    // there is in the frame. Widgets paint on the GUI thread after the
+    // event loop's turn, in time for insetd's answer as it is.
+    if (window->metaObject()->indexOfSignal("afterAnimating()") >= 0)
+        connect(window, SIGNAL(afterAnimating()), this, SLOT(beforeFrame()), Qt::DirectConnection);
     connect(window, &QWindow::screenChanged, this, &InsetdInputContext::watchScreen);
     watchScreen(window->screen());
     keyboardChanged();
@@ -303,10 +311,41 @@ void InsetdInputContext::dispatch()
     if (!m_ctx)
         return;
     insetd_dispatch(m_ctx);
+    deliverQueued();
+}
+
+void InsetdInputContext::deliverQueued()
+{
     while (insetd_event *event = insetd_get_event(m_ctx)) {
         handle(event);
         insetd_event_destroy(event);
     }
+}
+
+// The compositor resized the window with a field focused in it (made room for
+// the keyboard, or took it back), and Qt Quick is about to show the new size:
+// the window and the focused view go to insetd now, and its answer (the field
+// scrolled into the new size) into this frame, not the next one, as the Insetd
+// QML module does. Bounded: a busy insetd costs the frame at most
+// AnswerWaitMs, and its answer then arrives as usual.
+void InsetdInputContext::beforeFrame()
+{
+    if (!m_resized)
+        return;
+    m_resized = false;
+    if (!m_ctx || !insetd_is_connected(m_ctx) || !m_focused || m_focused->window() != m_window)
+        return;
+    constexpr int AnswerWaitMs = 8;
+    m_windowTimer.stop();
+    sendWindow();
+    if (m_focused->describedChanged())
+        describe(m_focused);
+    QElapsedTimer waited;
+    waited.start();
+    const int answered = insetd_roundtrip(m_ctx, AnswerWaitMs);
+    qCDebug(lcInsetdIm, "insetd's answer before the frame: %s after %lld us", answered == 0 ? "in" : "late",
+            (long long)(waited.nsecsElapsed() / 1000));
+    deliverQueued();
 }
 
 void InsetdInputContext::handle(insetd_event *event)

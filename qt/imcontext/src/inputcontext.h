@@ -51,8 +51,14 @@ public:
     QRectF keyboardRect() const override { return m_keyboardInWindow; }
     bool isAnimating() const override { return m_animating; }
 
+private Q_SLOTS:
+    // Connected by name (the plugin does not link Qt Quick): a Qt Quick
+    // window's afterAnimating, on the GUI thread before the frame's sync.
+    void beforeFrame();
+
 private:
     void dispatch();
+    void deliverQueued();
     void handle(insetd_event *event);
     void report();
     void setWindow(QWindow *window);
@@ -81,5 +87,6 @@ private:
     bool m_animating = false;
     QRectF m_screenRect;        // the keyboard on the screen, as insetd says
     bool m_keyboardTurned = false;  // the output turned since: m_screenRect is the other orientation's
+    bool m_resized = false;     // the window's new size is not drawn yet (beforeFrame)
     QRectF m_keyboardInWindow;  // what it covers of the window now
 };
