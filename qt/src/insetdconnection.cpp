@@ -1,9 +1,9 @@
 // The process's one connection to insetd, on libinsetd (docs/QT.md).
 // SPDX-License-Identifier: Apache-2.0
 #include "insetdconnection.h"
+#include "insetdanswer.h"
 
 #include <QCoreApplication>
-#include <QElapsedTimer>
 #include <QSocketNotifier>
 
 #include <insetd.h>
@@ -58,19 +58,11 @@ void InsetdConnection::deliverQueued()
     }
 }
 
-// insetd answers in order, after everything a request caused at once: when
-// the roundtrip returns, a resize's adjustment is queued, and handed on now it
-// is in the frame that first shows the new size (Android hands an app the end
-// state before its layout). Bounded: a busy insetd costs the frame at most
-// AnswerWaitMs, and its answer then arrives as usual.
+// A resize's adjustment handed on in the frame that first shows the new size.
 void InsetdConnection::awaitAnswer()
 {
     if (!m_ctx || !insetd_is_connected(m_ctx))
         return;
-    QElapsedTimer waited;
-    waited.start();
-    const int answered = insetd_roundtrip(m_ctx, AnswerWaitMs);
-    qCDebug(lcInsetd, "insetd's answer before the frame: %s after %lld us", answered == 0 ? "in" : "late",
-            (long long)(waited.nsecsElapsed() / 1000));
+    insetdAwaitAnswer(m_ctx, lcInsetd());
     deliverQueued();
 }

@@ -30,14 +30,10 @@ public:
     /// report is dropped and the app runs without insets.
     struct insetd *context() const { return m_ctx; }
 
-    /// Waits, up to `AnswerWaitMs`, for insetd's answer to everything sent
-    /// so far and hands it to `received` now (a resize's adjustment, in the
-    /// frame that shows the new size).
+    /// Waits, up to `InsetdAnswerWaitMs` (qt/shared/insetdanswer.h), for
+    /// insetd's answer to everything sent so far and hands it to `received`
+    /// now (a resize's adjustment, in the frame that shows the new size).
     void awaitAnswer();
-
-    /// The longest a frame waits for insetd's answer: past it, the answer is
-    /// read as any other, a frame later.
-    static constexpr int AnswerWaitMs = 8;
 
 signals:
     /// One event from insetd; it is destroyed when the handlers return.

@@ -5,7 +5,6 @@
 #include "scroller.h"
 
 #include <QCoreApplication>
-#include <QElapsedTimer>
 #include <QGuiApplication>
 #include <QLoggingCategory>
 #include <QScreen>
@@ -13,6 +12,7 @@
 #include <qpa/qplatforminputcontextfactory_p.h>
 
 #include <insetd.h>
+#include <insetdanswer.h>
 #include <insetdturn.h>
 
 Q_LOGGING_CATEGORY(lcInsetdIm, "insetd.im", QtInfoMsg)
@@ -326,8 +326,7 @@ void InsetdInputContext::deliverQueued()
 // the keyboard, or took it back), and Qt Quick is about to show the new size:
 // the window and the focused view go to insetd now, and its answer (the field
 // scrolled into the new size) into this frame, not the next one, as the Insetd
-// QML module does. Bounded: a busy insetd costs the frame at most
-// AnswerWaitMs, and its answer then arrives as usual.
+// QML module does (insetdAwaitAnswer: bounded).
 void InsetdInputContext::beforeFrame()
 {
     if (!m_resized)
@@ -335,16 +334,11 @@ void InsetdInputContext::beforeFrame()
     m_resized = false;
     if (!m_ctx || !insetd_is_connected(m_ctx) || !m_focused || m_focused->window() != m_window)
         return;
-    constexpr int AnswerWaitMs = 8;
     m_windowTimer.stop();
     sendWindow();
     if (m_focused->describedChanged())
         describe(m_focused);
-    QElapsedTimer waited;
-    waited.start();
-    const int answered = insetd_roundtrip(m_ctx, AnswerWaitMs);
-    qCDebug(lcInsetdIm, "insetd's answer before the frame: %s after %lld us", answered == 0 ? "in" : "late",
-            (long long)(waited.nsecsElapsed() / 1000));
+    insetdAwaitAnswer(m_ctx, lcInsetdIm());
     deliverQueued();
 }
 
