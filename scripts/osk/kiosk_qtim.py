@@ -277,8 +277,7 @@ class Checks:
         if not os.access("/usr/bin/ibus-daemon", os.X_OK):
             self.fail("inner: ibus-daemon is missing (scripts/bootstrap installs ibus)")
             return
-        address = f"unix:path={self.session.dir}/ibus.sock"
-        daemon = self.session.spawn("ibus", "ibus-daemon", "--panel=disable", "--single", "--address", address)
+        daemon = self.session.spawn("ibus", "ibus-daemon", "--panel=disable", "--single", "--address", self.ibus_address)
         try:
             # Qt keeps an ibus context only when ibus answers at the app's
             # start, and reconnects when ibus's address file changes: the app
@@ -299,20 +298,24 @@ class Checks:
         finally:
             self.session.processes.stop(daemon)
 
+    @property
+    def ibus_address(self):
+        """The run's own bus of ibus-daemon (`inner`)."""
+        return f"unix:path={self.session.dir}/ibus.sock"
+
     def ibus_ready(self):
         files = glob.glob(f"{self.session.dir}/config/ibus/bus/*-unix-wayland-*")
         if not (os.path.exists(f"{self.session.dir}/ibus.sock") and files):
             return False
-        code, _ = self.session.run("busctl", f"--address=unix:path={self.session.dir}/ibus.sock", "call",
+        code, _ = self.session.run("busctl", f"--address={self.ibus_address}", "call",
                                    "org.freedesktop.IBus", "/org/freedesktop/IBus", "org.freedesktop.DBus.Peer", "Ping")
         return code == 0
 
     def type_through_ibus(self, text):
         """A Widgets form on the plugin and ibus: None when `text` reached its
         field through ibus, else what was seen."""
-        address = f"unix:path={self.session.dir}/ibus.sock"
         process = self.start("widgets", "--hold", env=(
-            "QT_IM_MODULE=insetd:ibus", f"IBUS_ADDRESS={address}", "QT_LOGGING_RULES=qt.qpa.input.methods.debug=true"))
+            "QT_IM_MODULE=insetd:ibus", f"IBUS_ADDRESS={self.ibus_address}", "QT_LOGGING_RULES=qt.qpa.input.methods.debug=true"))
         try:
             shown = self.wait_for(8, lambda: self.session.squeekboard_visible())
             typed = self.typed(text, seconds=8)

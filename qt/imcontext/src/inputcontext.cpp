@@ -172,10 +172,7 @@ void InsetdInputContext::describe(InsetdScroller *scroller)
         return;
     // The window first: insetd must not judge a shrunk scroller against the
     // window's old size (the window's own report waits for the event loop).
-    if (m_windowTimer.isActive()) {
-        m_windowTimer.stop();
-        sendWindow();
-    }
+    sendPendingWindow();
     insetd_view_desc desc;
     insetd_view_desc_init(&desc);
     scroller->describe(&desc);
@@ -287,6 +284,16 @@ void InsetdInputContext::sendWindow()
                               double(m_window->height())});
 }
 
+// The window's report now, if one is waiting for the event loop (sent once:
+// libinsetd sends every call).
+void InsetdInputContext::sendPendingWindow()
+{
+    if (!m_windowTimer.isActive())
+        return;
+    m_windowTimer.stop();
+    sendWindow();
+}
+
 // The keyboard in the window as it is now, for QInputMethod and the scrollers.
 void InsetdInputContext::keyboardChanged()
 {
@@ -334,8 +341,7 @@ void InsetdInputContext::beforeFrame()
     m_resized = false;
     if (!m_ctx || !insetd_is_connected(m_ctx) || !m_focused || m_focused->window() != m_window)
         return;
-    m_windowTimer.stop();
-    sendWindow();
+    sendPendingWindow();
     if (m_focused->describedChanged())
         describe(m_focused);
     insetdAwaitAnswer(m_ctx, lcInsetdIm());

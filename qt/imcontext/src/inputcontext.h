@@ -63,6 +63,7 @@ private:
     void report();
     void setWindow(QWindow *window);
     void sendWindow();
+    void sendPendingWindow();
     void watchScreen(QScreen *screen);
     void sendScreen();
     void describe(InsetdScroller *scroller);
