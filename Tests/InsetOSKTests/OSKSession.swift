@@ -200,6 +200,24 @@ final class OSKSession: @unchecked Sendable {
         return 844 - (y + height)
     }
 
+    /// The shown OSK's height once sway's gap and insetd's published frame agree on
+    /// it. A single reading of the gap can fall inside a show that is still settling
+    /// (squeekboard dropping a show and taking it again on a loaded host reads 0 for
+    /// a moment), and that is not the keyboard's height.
+    func agreedKeyboardHeight(seconds: Double) async -> Double? {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        repeat {
+            if let gap = await swayBottomGap(), gap > 0,
+                keyboardFrame(await status(socket)) == [0, 844 - gap, 390, gap],
+                await swayBottomGap() == gap
+            {
+                return gap
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        } while ContinuousClock.now < deadline
+        return nil
+    }
+
     /// A grim screenshot of the whole output, copied to `$OSK_SCREENSHOT_DIR/NAME` when set.
     func screenshot(_ name: String) async throws {
         try await run(["grim", "\(dir)/\(name)"])
