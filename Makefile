@@ -344,8 +344,8 @@ HAVE_GTK4 := $(shell $(PKG_CONFIG) --exists gtk4 && echo 1)
 GTK_IMMODULEDIR ?= $(shell $(PKG_CONFIG) --variable=libdir gtk4)/gtk-4.0/4.0.0/immodules
 GTK_BUILD = .build-gtk
 GTK_IM_SO = $(GTK_BUILD)/4.0.0/immodules/libim-insetd.so
-GTK_SRCS = gtk/insetd-im-module.c gtk/insetd-gtk.c gtk/insetd-gtk-view.c
-GTK_HDRS = gtk/insetd-gtk.h gtk/insetd-gtk-view.h
+GTK_SRCS = gtk/insetd-im-module.c gtk/insetd-gtk.c gtk/insetd-gtk-view.c gtk/insetd-gtk-window.c
+GTK_HDRS = gtk/insetd-gtk.h gtk/insetd-gtk-view.h gtk/insetd-gtk-window.h
 DOCS += docs/GTK.md
 DEB_PACKAGES += insetd-gtk4-im
 DEB_SOURCES += gtk

@@ -12,12 +12,10 @@
 
 #include "insetd-gtk.h"
 #include "insetd-gtk-view.h"
-#ifdef GDK_WINDOWING_WAYLAND
-#include <gdk/wayland/gdkwayland.h>
-#endif
+#include "insetd-gtk-window.h"
 
-/* The process's one link to insetd: the connection, the focused field and
- * its window, and the keyboard as insetd last described it. */
+/* The process's one link to insetd: the connection, the focused field, and
+ * the keyboard as insetd last described it. */
 static struct {
 	struct insetd *ctx;
 	GHashTable *views; /* container widget -> InsetdGtkView */
@@ -26,14 +24,6 @@ static struct {
 	GdkRectangle cursor;
 	gboolean has_cursor;
 	struct insetd_rect last_field;
-	GtkWidget *window;
-	GdkSurface *surface;
-	gulong layout_id;
-	GdkMonitor *monitor; /* the output the window is on, and its size as last seen */
-	gulong monitor_id;
-	int screen_w, screen_h;
-	int win_w, win_h;
-	int unshrunk_h; /* the window's height while no keyboard was shown */
 	struct insetd_rect sent_window;
 	struct insetd_size sent_toplevel;
 	/* Where insetd placed the window on the screen (its PLACED event): the
@@ -64,16 +54,19 @@ static void log_handler(struct insetd *ctx, enum insetd_log_priority priority, c
  * (the configured frame of a first show whose real frame is late). */
 double insetd_gtk_covered(InsetdGtkView *view)
 {
-	if (!L.kb_visible || L.kb_turned || !L.window || L.win_h <= 0 || L.win_h < L.unshrunk_h)
+	GtkWidget *window = insetd_gtk_window_get();
+	int win_w, win_h;
+	insetd_gtk_window_size(&win_w, &win_h);
+	if (!L.kb_visible || L.kb_turned || !window || win_h <= 0 || win_h < insetd_gtk_window_unshrunk_height())
 		return 0;
 	graphene_rect_t frame;
-	if (!insetd_gtk_view_frame(view, L.window, &frame))
+	if (!insetd_gtk_view_frame(view, window, &frame))
 		return 0;
 	double kx = L.kb.x - L.origin.x, ky = L.kb.y - L.origin.y;
 	double top = MAX(MAX(frame.origin.y, 0), ky);
-	double bottom = MIN(MIN(frame.origin.y + frame.size.height, L.win_h), ky + L.kb.height);
+	double bottom = MIN(MIN(frame.origin.y + frame.size.height, win_h), ky + L.kb.height);
 	double left = MAX(MAX(frame.origin.x, 0), kx);
-	double right = MIN(MIN(frame.origin.x + frame.size.width, L.win_w), kx + L.kb.width);
+	double right = MIN(MIN(frame.origin.x + frame.size.width, win_w), kx + L.kb.width);
 	return (bottom > top && right > left) ? bottom - top : 0;
 }
 
@@ -147,15 +140,20 @@ static void handle(struct insetd_event *event)
 	}
 }
 
-static gboolean on_readable(int fd, GIOCondition condition, gpointer data)
+static void deliver_queued(void)
 {
-	(void)fd, (void)condition, (void)data;
-	insetd_dispatch(L.ctx);
 	struct insetd_event *event;
 	while ((event = insetd_get_event(L.ctx))) {
 		handle(event);
 		insetd_event_destroy(event);
 	}
+}
+
+static gboolean on_readable(int fd, GIOCondition condition, gpointer data)
+{
+	(void)fd, (void)condition, (void)data;
+	insetd_dispatch(L.ctx);
+	deliver_queued();
 	return G_SOURCE_CONTINUE;
 }
 
@@ -214,36 +212,22 @@ static struct insetd_rect field_rect(InsetdGtkView *view, GtkWidget *widget)
 				    b.size.height};
 }
 
-// On Wayland, the window's size as the compositor sizes it (its window
-// geometry: the GtkWindow without the shadows GTK draws around a floating
-// client-decorated window, none around a maximized one); 0 x 0 elsewhere,
-// where the window is taken to be at 0,0.
-static struct insetd_size window_geometry(void)
-{
-#ifdef GDK_WINDOWING_WAYLAND
-	// Before its first allocation the window is its surface's size.
-	if (L.surface && GDK_IS_WAYLAND_SURFACE(L.surface) && L.window)
-		return gtk_widget_get_height(L.window) > 0
-			       ? (struct insetd_size){gtk_widget_get_width(L.window), gtk_widget_get_height(L.window)}
-			       : (struct insetd_size){L.win_w, L.win_h};
-#endif
-	return (struct insetd_size){0, 0};
-}
-
 // Everything insetd needs for the focused field, sent only when it changed.
 static gboolean send_state(gpointer data)
 {
 	(void)data;
 	L.update_idle = 0;
-	if (!L.focused || !L.focused_view || !L.ctx || L.win_w <= 0 || L.win_h <= 0)
+	int win_w, win_h;
+	insetd_gtk_window_size(&win_w, &win_h);
+	if (!L.focused || !L.focused_view || !L.ctx || win_w <= 0 || win_h <= 0)
 		return G_SOURCE_REMOVE;
 	// Wayland tells a client nothing of its place: the window is taken to be
 	// at the output's top-left (a kiosk's or phone's maximized window), and
 	// insetd is told the window's size, so that it places the window where
 	// an OSK bridge says the compositor draws it (GNOME Shell's maximized
 	// window under its top bar).
-	struct insetd_rect window = {0, 0, L.win_w, L.win_h};
-	struct insetd_size toplevel = window_geometry();
+	struct insetd_rect window = {0, 0, win_w, win_h};
+	struct insetd_size toplevel = insetd_gtk_window_geometry();
 	if (memcmp(&window, &L.sent_window, sizeof window) != 0 ||
 	    memcmp(&toplevel, &L.sent_toplevel, sizeof toplevel) != 0) {
 		if (toplevel.width > 0)
@@ -253,7 +237,7 @@ static gboolean send_state(gpointer data)
 		L.sent_window = window;
 		L.sent_toplevel = toplevel;
 	}
-	insetd_gtk_view_describe(L.focused_view, L.ctx, L.window);
+	insetd_gtk_view_describe(L.focused_view, L.ctx, insetd_gtk_window_get());
 	struct insetd_rect field = field_rect(L.focused_view, L.focused);
 	if (memcmp(&field, &L.last_field, sizeof field) != 0) {
 		insetd_focus(L.ctx, insetd_gtk_view_name(L.focused_view), field);
@@ -268,107 +252,58 @@ void insetd_gtk_schedule_update(void)
 		L.update_idle = g_idle_add_full(G_PRIORITY_HIGH_IDLE + 30, send_state, NULL, NULL);
 }
 
-static void check_screen(void);
-
-static void on_monitor_geometry(GObject *monitor, GParamSpec *pspec, gpointer data)
+gboolean insetd_gtk_keyboard_shown(void)
 {
-	(void)monitor, (void)pspec, (void)data;
-	check_screen();
+	return L.kb_visible;
 }
 
-// The output the window is on turned (or the window moved to another): insetd
-// lays the views out anew with the keyboard of that orientation. The output
-// as first seen is the one insetd was configured with. A turn of no duration,
-// as insetd.js and the Qt modules say: the compositor turns the window at
-// once, and the OSK's report for the turned screen moves the views as the
-// keyboard moves.
-static void check_screen(void)
+void insetd_gtk_window_resized(void)
 {
-	if (!L.surface)
-		return;
-	GdkMonitor *monitor = gdk_display_get_monitor_at_surface(gdk_surface_get_display(L.surface), L.surface);
-	if (monitor != L.monitor) {
-		if (L.monitor) {
-			g_signal_handler_disconnect(L.monitor, L.monitor_id);
-			g_object_remove_weak_pointer(G_OBJECT(L.monitor), (gpointer *)&L.monitor);
-		}
-		L.monitor = monitor;
-		if (monitor) {
-			g_object_add_weak_pointer(G_OBJECT(monitor), (gpointer *)&L.monitor);
-			L.monitor_id = g_signal_connect(monitor, "notify::geometry", G_CALLBACK(on_monitor_geometry), NULL);
-		}
-	}
-	if (!monitor)
-		return;
-	GdkRectangle geometry;
-	gdk_monitor_get_geometry(monitor, &geometry);
-	if (geometry.width <= 0 || geometry.height <= 0 ||
-	    (geometry.width == L.screen_w && geometry.height == L.screen_h))
-		return;
-	gboolean first = L.screen_w == 0;
-	L.screen_w = geometry.width;
-	L.screen_h = geometry.height;
-	if (first || !L.ctx)
-		return;
-	L.kb_turned = TRUE;
-	clamp_all();
-	g_log("insetd-gtk", G_LOG_LEVEL_DEBUG, "screen %dx%d", geometry.width, geometry.height);
-	struct insetd_size turned = {geometry.width, geometry.height};
-	insetd_transition(L.ctx, 0, &turned);
-}
-
-// The window's size as the compositor set it (sway shrinks a tiled window
-// for the keyboard's zone): clamped at once, in the frame that shows it.
-static void on_layout(GdkSurface *surface, int width, int height, gpointer data)
-{
-	(void)surface, (void)data;
-	if (width == L.win_w && height == L.win_h)
-		return;
-	// A turned output first, then the window resized for it.
-	check_screen();
-	// A size that cannot be a shrink for the keyboard is the one to compare
-	// with: any while the keyboard is down; while it is up, a new width (the
-	// output turned: the window is laid out anew) or more height than before.
-	gboolean turned = width != L.win_w;
-	L.win_w = width;
-	L.win_h = height;
-	if (!L.kb_visible || turned || height > L.unshrunk_h)
-		L.unshrunk_h = height;
 	clamp_all();
 	insetd_gtk_schedule_update();
 }
 
-static void forget_window(void)
+// insetd lays the views out anew with the keyboard of the turned output. A
+// turn of no duration, as insetd.js and the Qt modules say: the compositor
+// turns the window at once, and the OSK's report for the turned screen moves
+// the views as the keyboard moves.
+void insetd_gtk_screen_turned(int width, int height)
 {
-	if (L.surface) {
-		g_signal_handler_disconnect(L.surface, L.layout_id);
-		g_object_remove_weak_pointer(G_OBJECT(L.surface), (gpointer *)&L.surface);
-	}
-	if (L.window)
-		g_object_remove_weak_pointer(G_OBJECT(L.window), (gpointer *)&L.window);
-	L.surface = NULL;
-	L.window = NULL;
+	if (!L.ctx)
+		return;
+	L.kb_turned = TRUE;
+	clamp_all();
+	g_log("insetd-gtk", G_LOG_LEVEL_DEBUG, "screen %dx%d", width, height);
+	struct insetd_size turned = {width, height};
+	insetd_transition(L.ctx, 0, &turned);
 }
 
-static void track_window(GtkWidget *widget)
+/* How long a frame waits at most for insetd's answer to a resize: a busy
+ * insetd costs the frame this much, and its answer then arrives as usual.
+ * The Qt modules wait as long (qt/shared/insetdanswer.h). */
+#define ANSWER_WAIT_MS 8
+
+// The compositor resized the window with a field focused in it (made room
+// for the keyboard, or took it back), and GTK allocated the new size: the
+// window, the view and the field go to insetd now, and its answer (the field
+// scrolled into the new size, the padding) is applied before this frame
+// paints, not in the next one, as Android hands an app the end state before
+// its layout.
+void insetd_gtk_window_laid_out(void)
 {
-	// The toplevel's surface, not a popover's the field may sit in.
-	GtkRoot *root = gtk_widget_get_root(widget);
-	GdkSurface *surface = GTK_IS_WINDOW(root) ? gtk_native_get_surface(GTK_NATIVE(root)) : NULL;
-	if (!surface)
+	GtkWidget *window = insetd_gtk_window_get();
+	if (!L.ctx || !L.focused || !L.focused_view || !window || GTK_WIDGET(gtk_widget_get_root(L.focused)) != window)
 		return;
-	if (L.window == GTK_WIDGET(root) && L.surface == surface)
-		return;
-	forget_window();
-	L.window = GTK_WIDGET(root);
-	L.surface = surface;
-	g_object_add_weak_pointer(G_OBJECT(L.window), (gpointer *)&L.window);
-	g_object_add_weak_pointer(G_OBJECT(L.surface), (gpointer *)&L.surface);
-	L.layout_id = g_signal_connect(surface, "layout", G_CALLBACK(on_layout), NULL);
-	L.win_w = gdk_surface_get_width(surface);
-	L.win_h = gdk_surface_get_height(surface);
-	L.unshrunk_h = L.kb_visible ? 0 : L.win_h;
-	check_screen();
+	if (L.update_idle) {
+		g_source_remove(L.update_idle);
+		L.update_idle = 0;
+	}
+	send_state(NULL);
+	gint64 start = g_get_monotonic_time();
+	int answered = insetd_roundtrip(L.ctx, ANSWER_WAIT_MS);
+	g_log("insetd-gtk", G_LOG_LEVEL_DEBUG, "insetd's answer before the frame: %s after %lld us",
+	      answered == 0 ? "in" : "late", (long long)(g_get_monotonic_time() - start));
+	deliver_queued();
 }
 
 static void on_view_gone(gpointer data, GObject *container)
@@ -389,7 +324,7 @@ static InsetdGtkView *view_for(GtkWidget *widget)
 {
 	GtkWidget *container = gtk_widget_get_ancestor(widget, GTK_TYPE_SCROLLED_WINDOW);
 	if (!container)
-		container = L.window;
+		container = insetd_gtk_window_get();
 	if (!container)
 		return NULL;
 	InsetdGtkView *view = g_hash_table_lookup(L.views, container);
@@ -426,7 +361,7 @@ void insetd_gtk_focus(GtkWidget *widget)
 		L.focused = widget;
 		g_object_add_weak_pointer(G_OBJECT(widget), (gpointer *)&L.focused);
 	}
-	track_window(widget);
+	insetd_gtk_window_track(widget);
 	L.focused_view = view_for(widget);
 	// A focus moved within the app is one `focus`, never a blur first.
 	memset(&L.last_field, 0, sizeof L.last_field);

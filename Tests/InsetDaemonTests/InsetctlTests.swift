@@ -49,8 +49,10 @@ import Testing
         #expect(focus.output.contains("keyboard willShow (local): 0,800 1280x209 -> 0,591 1280x209 in 0.25s"))
         #expect(focus.output.contains("view insetctl: bottom inset 209 (total 209), offset 0,53"))
 
-        #expect(try await daemon.ctl("show").output == "ok\n")
-        #expect(try await daemon.ctl("status").output.contains("keyboard:          shown at 0,591 1280x209"))
+        let show = try await daemon.ctl("show")
+        #expect(show.output == "ok\n", "insetctl show exited \(show.status): \(show.output)")
+        let shown = try await daemon.ctl("status")
+        #expect(shown.output.contains("keyboard:          shown at 0,591 1280x209"), "insetctl status: \(shown.output)")
         let json = try await daemon.ctl("status", "--json")
         #expect(try decodedStatus(json.output) != nil)
         await daemon.stop()
