@@ -17,6 +17,8 @@ static struct {
 	gulong clock_layout_id;
 	/* The compositor resized the window since GTK last laid it out. */
 	gboolean resized;
+	/* The frame whose layout last waited for insetd's answer. */
+	gint64 answered_frame;
 	GdkMonitor *monitor; /* the output the window is on, and its size as last seen */
 	gulong monitor_id;
 	int screen_w, screen_h;
@@ -119,11 +121,16 @@ static void on_layout(GdkSurface *surface, int width, int height, gpointer data)
 // is allocated in the same frame.
 static void on_clock_layout(GdkFrameClock *clock, gpointer data)
 {
-	(void)clock, (void)data;
+	(void)data;
 	if (!W.resized)
 		return;
 	W.resized = FALSE;
-	insetd_gtk_window_laid_out();
+	// A window GTK sizes itself can grow again in a later round of the same
+	// layout phase (the padding raised its minimum): one wait a frame.
+	gint64 frame = gdk_frame_clock_get_frame_counter(clock);
+	gboolean first = frame != W.answered_frame;
+	W.answered_frame = frame;
+	insetd_gtk_window_laid_out(first);
 }
 
 static void forget_window(void)
@@ -163,6 +170,7 @@ void insetd_gtk_window_track(GtkWidget *widget)
 		g_object_add_weak_pointer(G_OBJECT(W.clock), (gpointer *)&W.clock);
 		W.clock_layout_id = g_signal_connect_after(W.clock, "layout", G_CALLBACK(on_clock_layout), NULL);
 	}
+	W.answered_frame = -1;
 	W.win_w = gdk_surface_get_width(surface);
 	W.win_h = gdk_surface_get_height(surface);
 	W.unshrunk_h = insetd_gtk_keyboard_shown() ? 0 : W.win_h;

@@ -29,8 +29,9 @@ gboolean insetd_gtk_keyboard_shown(void);
  * of it now, and the state goes to insetd. */
 void insetd_gtk_window_resized(void);
 /* GTK has allocated the resized window and is about to paint it: insetd's
- * answer to the new size belongs in this frame. */
-void insetd_gtk_window_laid_out(void);
+ * answer to the new size belongs in this frame. @may_wait: the first resize
+ * of this frame (a later one sends without waiting again). */
+void insetd_gtk_window_laid_out(gboolean may_wait);
 /* The output turned (@width x @height): the keyboard insetd described was
  * laid out for the other orientation. */
 void insetd_gtk_screen_turned(int width, int height);

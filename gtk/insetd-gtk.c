@@ -37,6 +37,8 @@ static struct {
 	gboolean kb_turned;
 	guint blur_idle, update_idle;
 	unsigned next_view;
+	/* No wait for insetd's answer to a resize before this time (µs). */
+	gint64 late_until;
 } L;
 
 static void log_handler(struct insetd *ctx, enum insetd_log_priority priority, const char *message, void *data)
@@ -91,6 +93,17 @@ static void restore_all(void)
 	each_view(insetd_gtk_view_restore);
 }
 
+static InsetdGtkView *view_named(const char *name)
+{
+	GHashTableIter it;
+	gpointer key, value;
+	g_hash_table_iter_init(&it, L.views);
+	while (g_hash_table_iter_next(&it, &key, &value))
+		if (g_strcmp0(insetd_gtk_view_name(value), name) == 0)
+			return value;
+	return NULL;
+}
+
 static void handle(struct insetd_event *event)
 {
 	struct insetd_state state;
@@ -118,14 +131,17 @@ static void handle(struct insetd_event *event)
 		break;
 	}
 	case INSETD_EVENT_ADJUSTMENT: {
-		const char *name = insetd_event_get_view(event);
-		GHashTableIter it;
-		gpointer key, value;
-		g_hash_table_iter_init(&it, L.views);
-		while (g_hash_table_iter_next(&it, &key, &value))
-			if (g_strcmp0(insetd_gtk_view_name(value), name) == 0)
-				insetd_gtk_view_apply(value, insetd_event_adjustment_get_adjusted_content_inset(event).bottom,
-						      insetd_event_adjustment_get_content_offset(event).y);
+		InsetdGtkView *view = view_named(insetd_event_get_view(event));
+		GtkWidget *container = view ? insetd_gtk_view_container(view) : NULL;
+		if (!container)
+			break;
+		// Held while the adjustment is applied: the app's own handlers of
+		// the scroll it changes may destroy the view's widgets, which then
+		// go (and the view with them) once this is done.
+		g_object_ref(container);
+		insetd_gtk_view_apply(view, insetd_event_adjustment_get_adjusted_content_inset(event).bottom,
+				      insetd_event_adjustment_get_content_offset(event).y);
+		g_object_unref(container);
 		break;
 	}
 	case INSETD_EVENT_PLACED:
@@ -282,6 +298,9 @@ void insetd_gtk_screen_turned(int width, int height)
  * insetd costs the frame this much, and its answer then arrives as usual.
  * The Qt modules wait as long (qt/shared/insetdanswer.h). */
 #define ANSWER_WAIT_MS 8
+/* After an answer that came late, how long resizes are not waited on: a
+ * stalled insetd must not cost every frame of a drag-resize its wait. */
+#define LATE_ANSWER_PAUSE_US (1000 * 1000)
 
 // The compositor resized the window with a field focused in it (made room
 // for the keyboard, or took it back), and GTK allocated the new size: the
@@ -289,7 +308,7 @@ void insetd_gtk_screen_turned(int width, int height)
 // scrolled into the new size, the padding) is applied before this frame
 // paints, not in the next one, as Android hands an app the end state before
 // its layout.
-void insetd_gtk_window_laid_out(void)
+void insetd_gtk_window_laid_out(gboolean may_wait)
 {
 	GtkWidget *window = insetd_gtk_window_get();
 	if (!L.ctx || !L.focused || !L.focused_view || !window || GTK_WIDGET(gtk_widget_get_root(L.focused)) != window)
@@ -300,9 +319,13 @@ void insetd_gtk_window_laid_out(void)
 	}
 	send_state(NULL);
 	gint64 start = g_get_monotonic_time();
+	if (!may_wait || start < L.late_until)
+		return;
 	int answered = insetd_roundtrip(L.ctx, ANSWER_WAIT_MS);
+	gint64 end = g_get_monotonic_time();
+	L.late_until = answered == 0 ? 0 : end + LATE_ANSWER_PAUSE_US;
 	g_log("insetd-gtk", G_LOG_LEVEL_DEBUG, "insetd's answer before the frame: %s after %lld us",
-	      answered == 0 ? "in" : "late", (long long)(g_get_monotonic_time() - start));
+	      answered == 0 ? "in" : "late", (long long)(end - start));
 	deliver_queued();
 }
 
