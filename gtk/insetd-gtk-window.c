@@ -153,6 +153,7 @@ static void forget_window(void)
 
 void insetd_gtk_window_track(GtkWidget *widget)
 {
+	// The toplevel's surface, not a popover's the field may sit in.
 	GtkRoot *root = gtk_widget_get_root(widget);
 	GdkSurface *surface = GTK_IS_WINDOW(root) ? gtk_native_get_surface(GTK_NATIVE(root)) : NULL;
 	if (!surface)
